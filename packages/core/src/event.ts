@@ -1,0 +1,28 @@
+import { WebhookVerificationError } from "./errors";
+
+/** A verified delivery's JSON payload. The service does not specify its fields; see the README's event model. */
+export type DeliveryEvent = Readonly<Record<string, unknown>>;
+
+// Non-fatal: a signed body with a stray invalid byte inside a JSON string still parses (as U+FFFD).
+const decoder = new TextDecoder();
+
+/** Parses verified bytes as a JSON object; anything else is `invalid_payload`. */
+export function parseEvent(bytes: Uint8Array): DeliveryEvent {
+  let value: unknown;
+  try {
+    value = JSON.parse(decoder.decode(bytes));
+  } catch (cause) {
+    throw new WebhookVerificationError(
+      "invalid_payload",
+      `The delivery's signature is valid but its body is not JSON (${(cause as Error).message}).`,
+      { cause },
+    );
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new WebhookVerificationError(
+      "invalid_payload",
+      "The delivery's signature is valid but its body is not a JSON object.",
+    );
+  }
+  return value as DeliveryEvent;
+}

@@ -1,0 +1,12 @@
+export { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER } from "./constants";
+export { constructEvent, constructEventAsync } from "./construct-event";
+export { type WebhookErrorCode, WebhookVerificationError } from "./errors";
+export type { DeliveryEvent } from "./event";
+export { parseSignatureHeader, type SignatureHeader } from "./header";
+export type { RawPayload } from "./payload";
+export type { Secret } from "./secrets";
+export { type SignOptions, sign } from "./sign";
+export type { VerifyOptions } from "./tolerance";
+export type { SafeVerifyResult, VerifyResult } from "./verification";
+export { safeVerify, verify } from "./verify";
+export { safeVerifyAsync, verifyAsync } from "./verify-async";

@@ -1,0 +1,46 @@
+import { DEFAULT_TOLERANCE_SECONDS } from "./constants";
+import { WebhookVerificationError } from "./errors";
+
+export interface VerifyOptions {
+  /** Accepted clock difference with the sender, in seconds, both ways. Default 300 (the service's limit). */
+  toleranceSeconds?: number;
+  /** Current time in milliseconds; inject it in tests. Default `Date.now`. */
+  now?: () => number;
+}
+
+export function resolveTolerance(options: VerifyOptions | undefined): number {
+  const tolerance = options?.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  if (typeof tolerance !== "number" || !Number.isFinite(tolerance) || tolerance < 0) {
+    throw new TypeError("toleranceSeconds must be a finite number of seconds, 0 or more");
+  }
+  return tolerance;
+}
+
+function currentSeconds(options: VerifyOptions | undefined): number {
+  const nowMs = (options?.now ?? Date.now)();
+  if (typeof nowMs !== "number" || !Number.isFinite(nowMs)) {
+    throw new TypeError("now() must return the current time in milliseconds as a finite number");
+  }
+  return Math.floor(nowMs / 1000);
+}
+
+/** Rejects a signed timestamp outside now ± tolerance. Call only after the signature held. */
+export function assertWithinTolerance(
+  timestamp: number,
+  toleranceSeconds: number,
+  options: VerifyOptions | undefined,
+): void {
+  const now = currentSeconds(options);
+  if (timestamp < now - toleranceSeconds) {
+    throw new WebhookVerificationError(
+      "timestamp_too_old",
+      `The delivery was signed ${now - timestamp} s ago, more than the ${toleranceSeconds} s tolerance: it is stale or replayed. If this server's clock is wrong, fix its time sync.`,
+    );
+  }
+  if (timestamp > now + toleranceSeconds) {
+    throw new WebhookVerificationError(
+      "timestamp_in_future",
+      `The delivery's timestamp is ${timestamp - now} s ahead of this server's clock, more than the ${toleranceSeconds} s tolerance. Check this server's time sync.`,
+    );
+  }
+}

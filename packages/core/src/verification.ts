@@ -1,0 +1,64 @@
+import type { SignedContent } from "./crypto/signed-content";
+import { WebhookVerificationError } from "./errors";
+import { parseHeaderDetailed } from "./header";
+import { requirePayloadBytes } from "./payload";
+import { normalizeSecrets, type Secret } from "./secrets";
+import { assertWithinTolerance, resolveTolerance, type VerifyOptions } from "./tolerance";
+
+export interface VerifyResult {
+  /** The signed `t`, in Unix seconds. */
+  timestamp: number;
+  /** Which configured secret matched: watch it fall to 0 before dropping an old secret after rotation. */
+  secretIndex: number;
+}
+
+export type SafeVerifyResult = ({ ok: true } & VerifyResult) | { ok: false; error: WebhookVerificationError };
+
+/** Everything checked before the HMAC, shared by the sync and async paths. */
+export interface PreparedVerification {
+  content: SignedContent;
+  secrets: readonly string[];
+  timestamp: number;
+  toleranceSeconds: number;
+}
+
+export function prepareVerification(
+  payload: unknown,
+  header: string | null | undefined,
+  secret: Secret,
+  options: VerifyOptions | undefined,
+): PreparedVerification {
+  const secrets = normalizeSecrets(secret);
+  const toleranceSeconds = resolveTolerance(options);
+  const bytes = requirePayloadBytes(payload);
+  const parsed = parseHeaderDetailed(header);
+  return {
+    content: { prefix: `${parsed.timestampText}.`, payload: bytes, signatures: parsed.signatures },
+    secrets,
+    timestamp: parsed.timestamp,
+    toleranceSeconds,
+  };
+}
+
+/** The time window is checked only after a signature held, so unsigned requests learn nothing about our clock. */
+export function concludeVerification(
+  prepared: PreparedVerification,
+  secretIndex: number,
+  options: VerifyOptions | undefined,
+): VerifyResult {
+  if (secretIndex < 0) {
+    const { signatures } = prepared.content;
+    throw new WebhookVerificationError(
+      "signature_mismatch",
+      `No v1 signature in the Service-Signature header matches the body (${signatures.length} signature(s) checked against ${prepared.secrets.length} secret(s)). Verify over the raw request body exactly as received, with this webhook endpoint's secret.`,
+    );
+  }
+  assertWithinTolerance(prepared.timestamp, prepared.toleranceSeconds, options);
+  return { timestamp: prepared.timestamp, secretIndex };
+}
+
+/** Turns a thrown `WebhookVerificationError` into the `safe*` result; anything else is a bug and propagates. */
+export function toFailure(error: unknown): SafeVerifyResult {
+  if (error instanceof WebhookVerificationError) return { ok: false, error };
+  throw error;
+}

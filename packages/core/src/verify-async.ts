@@ -1,0 +1,48 @@
+import { findNodeCrypto, matchWithNodeCrypto } from "./crypto/node-crypto";
+import type { SignatureMatcher } from "./crypto/signed-content";
+import { matchWithWebCrypto } from "./crypto/web-crypto";
+import type { Secret } from "./secrets";
+import type { VerifyOptions } from "./tolerance";
+import {
+  concludeVerification,
+  type PreparedVerification,
+  prepareVerification,
+  type SafeVerifyResult,
+  toFailure,
+  type VerifyResult,
+} from "./verification";
+
+/** node:crypto where the runtime has it (Web Crypto costs tens of µs per call on Node); Web Crypto elsewhere. */
+export function pickMatcher(): SignatureMatcher {
+  const crypto = findNodeCrypto();
+  return crypto ? (content, secrets) => matchWithNodeCrypto(crypto, content, secrets) : matchWithWebCrypto;
+}
+
+export async function checkPreparedAsync(
+  prepared: PreparedVerification,
+  options: VerifyOptions | undefined,
+  match: SignatureMatcher = pickMatcher(),
+): Promise<VerifyResult> {
+  const secretIndex = await match(prepared.content, prepared.secrets);
+  return concludeVerification(prepared, secretIndex, options);
+}
+
+/** Verifies a delivery in any runtime: Node, Bun, Deno, edge functions, Cloudflare Workers. Same rules as `verify`. */
+export async function verifyAsync(
+  payload: unknown,
+  header: string | null | undefined,
+  secret: Secret,
+  options?: VerifyOptions,
+): Promise<VerifyResult> {
+  return checkPreparedAsync(prepareVerification(payload, header, secret, options), options);
+}
+
+/** `verifyAsync` that resolves to `{ ok: false, error }` instead of rejecting with a `WebhookVerificationError`. */
+export function safeVerifyAsync(
+  payload: unknown,
+  header: string | null | undefined,
+  secret: Secret,
+  options?: VerifyOptions,
+): Promise<SafeVerifyResult> {
+  return verifyAsync(payload, header, secret, options).then((result) => ({ ok: true, ...result }), toFailure);
+}

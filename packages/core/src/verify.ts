@@ -1,0 +1,48 @@
+import { matchWithNodeCrypto, requireNodeCrypto } from "./crypto/node-crypto";
+import type { Secret } from "./secrets";
+import type { VerifyOptions } from "./tolerance";
+import {
+  concludeVerification,
+  type PreparedVerification,
+  prepareVerification,
+  type SafeVerifyResult,
+  toFailure,
+  type VerifyResult,
+} from "./verification";
+
+export function checkPreparedSync(
+  prepared: PreparedVerification,
+  options: VerifyOptions | undefined,
+  caller: "verify" | "constructEvent",
+): VerifyResult {
+  const crypto = requireNodeCrypto(caller, `${caller}Async`);
+  const secretIndex = matchWithNodeCrypto(crypto, prepared.content, prepared.secrets);
+  return concludeVerification(prepared, secretIndex, options);
+}
+
+/**
+ * Verifies a delivery synchronously with node:crypto (Node, Bun, Deno).
+ * Throws `WebhookVerificationError` for a bad delivery and `TypeError` for a bad secret or option.
+ */
+export function verify(
+  payload: unknown,
+  header: string | null | undefined,
+  secret: Secret,
+  options?: VerifyOptions,
+): VerifyResult {
+  return checkPreparedSync(prepareVerification(payload, header, secret, options), options, "verify");
+}
+
+/** `verify` that returns `{ ok: false, error }` instead of throwing a `WebhookVerificationError`. */
+export function safeVerify(
+  payload: unknown,
+  header: string | null | undefined,
+  secret: Secret,
+  options?: VerifyOptions,
+): SafeVerifyResult {
+  try {
+    return { ok: true, ...verify(payload, header, secret, options) };
+  } catch (error) {
+    return toFailure(error);
+  }
+}
