@@ -1,11 +1,32 @@
+export { bodyAlreadyConsumed } from "./body/consumed";
+export { type ContentCoding, contentCodings, decodeBody } from "./body/content-encoding";
+export { DEFAULT_MAX_BODY_BYTES, withinLimit } from "./body/limits";
+export { isNodeStreamConsumed, type NodeRequestLike, readNodeBody } from "./body/node-stream";
+export { type ReadBodyOptions, readRequestBody } from "./body/web-request";
 export { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER } from "./constants";
 export { constructEvent, constructEventAsync } from "./construct-event";
 export { type WebhookErrorCode, WebhookVerificationError } from "./errors";
 export type { DeliveryEvent } from "./event";
 export { parseSignatureHeader, type SignatureHeader } from "./header";
+export { type HeaderSource, headerValue } from "./http/headers";
+export type { ReceiveErrorCode, ReceiveResult, ReceiverErrorCode } from "./http/result";
 export type { RawPayload } from "./payload";
+export type { Channel, EventMap, MessageEvent, MessageEventData, MessageEvents } from "./receiver/events";
+export type { AnyEvent, DeliveryContext, Handler } from "./receiver/handlers";
+export { DEFAULT_DONE_TTL_MS, DEFAULT_LEASE_MS, type EventSchemas, type ReceiverOptions } from "./receiver/options";
+export {
+  createReceiver,
+  type ErrorHandler,
+  type IncomingDelivery,
+  type IncomingRequest,
+  type ReceiveErrorInfo,
+  Receiver,
+} from "./receiver/receiver";
+export type { StandardSchemaV1 } from "./receiver/standard-schema";
 export type { Secret } from "./secrets";
 export { type SignOptions, sign } from "./sign";
+export type { ClaimResult, DeliveryStore } from "./store/delivery-store";
+export { MemoryStore, type MemoryStoreOptions } from "./store/memory-store";
 export type { VerifyOptions } from "./tolerance";
 export type { SafeVerifyResult, VerifyResult } from "./verification";
 export { safeVerify, verify } from "./verify";

@@ -1,4 +1,4 @@
-import type { SignedContent } from "./crypto/signed-content";
+import type { SignatureMatch, SignedContent } from "./crypto/signed-content";
 import { WebhookVerificationError } from "./errors";
 import { parseHeaderDetailed } from "./header";
 import { requirePayloadBytes } from "./payload";
@@ -11,6 +11,9 @@ export interface VerifyResult {
   /** Which configured secret matched: watch it fall to 0 before dropping an old secret after rotation. */
   secretIndex: number;
 }
+
+/** What the Receiver also needs: the `v1` that matched is a dedup key no attacker can vary. */
+export type VerifiedDelivery = VerifyResult & SignatureMatch;
 
 export type SafeVerifyResult = ({ ok: true } & VerifyResult) | { ok: false; error: WebhookVerificationError };
 
@@ -43,10 +46,10 @@ export function prepareVerification(
 /** The time window is checked only after a signature held, so unsigned requests learn nothing about our clock. */
 export function concludeVerification(
   prepared: PreparedVerification,
-  secretIndex: number,
+  match: SignatureMatch | undefined,
   options: VerifyOptions | undefined,
-): VerifyResult {
-  if (secretIndex < 0) {
+): VerifiedDelivery {
+  if (match === undefined) {
     const { signatures } = prepared.content;
     throw new WebhookVerificationError(
       "signature_mismatch",
@@ -54,7 +57,11 @@ export function concludeVerification(
     );
   }
   assertWithinTolerance(prepared.timestamp, prepared.toleranceSeconds, options);
-  return { timestamp: prepared.timestamp, secretIndex };
+  return { timestamp: prepared.timestamp, ...match };
+}
+
+export function publicResult({ timestamp, secretIndex }: VerifyResult): VerifyResult {
+  return { timestamp, secretIndex };
 }
 
 /** Turns a thrown `WebhookVerificationError` into the `safe*` result; anything else is a bug and propagates. */

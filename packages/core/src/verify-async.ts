@@ -7,8 +7,10 @@ import {
   concludeVerification,
   type PreparedVerification,
   prepareVerification,
+  publicResult,
   type SafeVerifyResult,
   toFailure,
+  type VerifiedDelivery,
   type VerifyResult,
 } from "./verification";
 
@@ -22,9 +24,8 @@ export async function checkPreparedAsync(
   prepared: PreparedVerification,
   options: VerifyOptions | undefined,
   match: SignatureMatcher = pickMatcher(),
-): Promise<VerifyResult> {
-  const secretIndex = await match(prepared.content, prepared.secrets);
-  return concludeVerification(prepared, secretIndex, options);
+): Promise<VerifiedDelivery> {
+  return concludeVerification(prepared, await match(prepared.content, prepared.secrets), options);
 }
 
 /** Verifies a delivery in any runtime: Node, Bun, Deno, edge functions, Cloudflare Workers. Same rules as `verify`. */
@@ -34,7 +35,7 @@ export async function verifyAsync(
   secret: Secret,
   options?: VerifyOptions,
 ): Promise<VerifyResult> {
-  return checkPreparedAsync(prepareVerification(payload, header, secret, options), options);
+  return publicResult(await checkPreparedAsync(prepareVerification(payload, header, secret, options), options));
 }
 
 /** `verifyAsync` that resolves to `{ ok: false, error }` instead of rejecting with a `WebhookVerificationError`. */

@@ -5,8 +5,10 @@ import {
   concludeVerification,
   type PreparedVerification,
   prepareVerification,
+  publicResult,
   type SafeVerifyResult,
   toFailure,
+  type VerifiedDelivery,
   type VerifyResult,
 } from "./verification";
 
@@ -14,10 +16,9 @@ export function checkPreparedSync(
   prepared: PreparedVerification,
   options: VerifyOptions | undefined,
   caller: "verify" | "constructEvent",
-): VerifyResult {
+): VerifiedDelivery {
   const crypto = requireNodeCrypto(caller, `${caller}Async`);
-  const secretIndex = matchWithNodeCrypto(crypto, prepared.content, prepared.secrets);
-  return concludeVerification(prepared, secretIndex, options);
+  return concludeVerification(prepared, matchWithNodeCrypto(crypto, prepared.content, prepared.secrets), options);
 }
 
 /**
@@ -30,7 +31,7 @@ export function verify(
   secret: Secret,
   options?: VerifyOptions,
 ): VerifyResult {
-  return checkPreparedSync(prepareVerification(payload, header, secret, options), options, "verify");
+  return publicResult(checkPreparedSync(prepareVerification(payload, header, secret, options), options, "verify"));
 }
 
 /** `verify` that returns `{ ok: false, error }` instead of throwing a `WebhookVerificationError`. */

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BODY, clock, header, NOW_SECONDS, SECRET } from "./fixtures";
 
-
 describe("crypto path selection", () => {
   const proc = process as { getBuiltinModule?: unknown };
   const original = proc.getBuiltinModule;

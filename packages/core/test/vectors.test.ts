@@ -51,7 +51,10 @@ describe("known-answer vectors from OpenSSL", () => {
       expect(verify(body, expectedHeader, vector.secret, { now })).toEqual(expected);
       await expect(verifyAsync(body, expectedHeader, vector.secret, { now })).resolves.toEqual(expected);
       const prepared = prepareVerification(body, expectedHeader, vector.secret, { now });
-      await expect(checkPreparedAsync(prepared, { now }, matchWithWebCrypto)).resolves.toEqual(expected);
+      await expect(checkPreparedAsync(prepared, { now }, matchWithWebCrypto)).resolves.toEqual({
+        ...expected,
+        signature: vector.signature,
+      });
     });
   }
 

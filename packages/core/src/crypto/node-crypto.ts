@@ -1,22 +1,13 @@
-import type { SignedContent } from "./signed-content";
+import { nodeBuiltin } from "../runtime";
+import type { SignatureMatch, SignedContent } from "./signed-content";
 
 export type NodeCrypto = typeof import("node:crypto");
 
-interface ProcessWithBuiltins {
-  getBuiltinModule?: (id: string) => unknown;
-}
-
 let nodeCrypto: NodeCrypto | null | undefined;
 
-/**
- * node:crypto when the runtime has it (Node, Bun, Deno), found at run time so that bundles for
- * runtimes without it (edge, Workers) never contain a static import they cannot resolve.
- */
+/** node:crypto where the runtime has it; looked up once. */
 export function findNodeCrypto(): NodeCrypto | undefined {
-  if (nodeCrypto === undefined) {
-    const proc = (globalThis as { process?: ProcessWithBuiltins }).process;
-    nodeCrypto = (proc?.getBuiltinModule?.("node:crypto") as NodeCrypto | undefined) ?? null;
-  }
+  if (nodeCrypto === undefined) nodeCrypto = nodeBuiltin<NodeCrypto>("node:crypto") ?? null;
   return nodeCrypto ?? undefined;
 }
 
@@ -34,13 +25,19 @@ export function hmacWithNodeCrypto(crypto: NodeCrypto, secret: string, prefix: s
   return crypto.createHmac("sha256", secret).update(prefix).update(payload).digest();
 }
 
-export function matchWithNodeCrypto(crypto: NodeCrypto, content: SignedContent, secrets: readonly string[]): number {
+export function matchWithNodeCrypto(
+  crypto: NodeCrypto,
+  content: SignedContent,
+  secrets: readonly string[],
+): SignatureMatch | undefined {
   const candidates = content.signatures.map((hex) => Buffer.from(hex, "hex"));
-  for (let index = 0; index < secrets.length; index++) {
-    const expected = hmacWithNodeCrypto(crypto, secrets[index] as string, content.prefix, content.payload);
-    for (const candidate of candidates) {
-      if (crypto.timingSafeEqual(expected, candidate)) return index;
+  for (let secretIndex = 0; secretIndex < secrets.length; secretIndex++) {
+    const expected = hmacWithNodeCrypto(crypto, secrets[secretIndex] as string, content.prefix, content.payload);
+    for (let i = 0; i < candidates.length; i++) {
+      if (crypto.timingSafeEqual(expected, candidates[i] as Buffer)) {
+        return { secretIndex, signature: content.signatures[i] as string };
+      }
     }
   }
-  return -1;
+  return undefined;
 }

@@ -7,5 +7,13 @@ export interface SignedContent {
   signatures: readonly string[];
 }
 
-/** Finds the index of the first secret under which some signature matches, or -1. */
-export type SignatureMatcher = (content: SignedContent, secrets: readonly string[]) => number | Promise<number>;
+/** The first secret (in order) under which a signature matched, and that signature. */
+export interface SignatureMatch {
+  secretIndex: number;
+  signature: string;
+}
+
+export type SignatureMatcher = (
+  content: SignedContent,
+  secrets: readonly string[],
+) => SignatureMatch | undefined | Promise<SignatureMatch | undefined>;

@@ -1,6 +1,6 @@
 import { constantTimeEqual } from "./constant-time";
 import { hexToBytes } from "./hex";
-import type { SignedContent } from "./signed-content";
+import type { SignatureMatch, SignedContent } from "./signed-content";
 
 const MAX_CACHED_KEYS = 32;
 const encoder = new TextEncoder();
@@ -26,15 +26,20 @@ function signedBytes(prefix: string, payload: Uint8Array): Uint8Array<ArrayBuffe
   return bytes;
 }
 
-export async function matchWithWebCrypto(content: SignedContent, secrets: readonly string[]): Promise<number> {
+export async function matchWithWebCrypto(
+  content: SignedContent,
+  secrets: readonly string[],
+): Promise<SignatureMatch | undefined> {
   const candidates = content.signatures.map(hexToBytes);
   const data = signedBytes(content.prefix, content.payload);
-  for (let index = 0; index < secrets.length; index++) {
-    const key = await importKey(secrets[index] as string);
+  for (let secretIndex = 0; secretIndex < secrets.length; secretIndex++) {
+    const key = await importKey(secrets[secretIndex] as string);
     const expected = new Uint8Array(await crypto.subtle.sign("HMAC", key, data));
-    for (const candidate of candidates) {
-      if (constantTimeEqual(expected, candidate)) return index;
+    for (let i = 0; i < candidates.length; i++) {
+      if (constantTimeEqual(expected, candidates[i] as Uint8Array)) {
+        return { secretIndex, signature: content.signatures[i] as string };
+      }
     }
   }
-  return -1;
+  return undefined;
 }

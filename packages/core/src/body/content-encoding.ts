@@ -1,0 +1,98 @@
+import { WebhookVerificationError } from "../errors";
+import { type HeaderSource, headerValue } from "../http/headers";
+import { nodeBuiltin } from "../runtime";
+import { tooLarge } from "./limits";
+import { readStreamWithin } from "./web-stream";
+
+export type ContentCoding = "gzip" | "deflate" | "br";
+
+const CODINGS: Readonly<Record<string, ContentCoding | "identity">> = {
+  gzip: "gzip",
+  "x-gzip": "gzip",
+  deflate: "deflate",
+  br: "br",
+  identity: "identity",
+};
+
+/** The codings applied to the body, in the order they were applied; 415 for any we cannot undo. */
+export function contentCodings(headers: HeaderSource): ContentCoding[] {
+  const header = headerValue(headers, "content-encoding");
+  if (header === undefined || header.trim() === "") return [];
+  const codings: ContentCoding[] = [];
+  for (const token of header.split(",")) {
+    const coding = CODINGS[token.trim().toLowerCase()];
+    if (coding === undefined) {
+      throw new WebhookVerificationError(
+        "unsupported_encoding",
+        `Content-Encoding "${token.trim()}" is not supported; send the body as identity, gzip, deflate or br.`,
+      );
+    }
+    if (coding !== "identity") codings.push(coding);
+  }
+  return codings;
+}
+
+/** Undoes the codings, last applied first, never producing more than `maxBodyBytes` (no zip bombs). */
+export async function decodeBody(
+  bytes: Uint8Array,
+  codings: readonly ContentCoding[],
+  maxBodyBytes: number,
+): Promise<Uint8Array> {
+  let decoded = bytes;
+  for (let i = codings.length - 1; i >= 0; i--) {
+    decoded = await decodeOne(decoded, codings[i] as ContentCoding, maxBodyBytes);
+  }
+  return decoded;
+}
+
+function undecodable(coding: ContentCoding, cause: unknown): WebhookVerificationError {
+  return new WebhookVerificationError(
+    "invalid_payload",
+    `The body is not valid ${coding} data although Content-Encoding says so.`,
+    { cause },
+  );
+}
+
+type Zlib = typeof import("node:zlib");
+type ZlibCallback = (error: Error | null, output: Uint8Array) => void;
+
+function decodeOne(bytes: Uint8Array, coding: ContentCoding, maxBodyBytes: number): Promise<Uint8Array> {
+  const zlib = nodeBuiltin<Zlib>("node:zlib");
+  return zlib ? decodeWithZlib(zlib, bytes, coding, maxBodyBytes) : decodeWithStreams(bytes, coding, maxBodyBytes);
+}
+
+function decodeWithZlib(zlib: Zlib, bytes: Uint8Array, coding: ContentCoding, maxBodyBytes: number) {
+  type Decode = (input: Uint8Array, options: { maxOutputLength: number }, done: ZlibCallback) => void;
+  const decode = { gzip: zlib.gunzip, deflate: zlib.inflate, br: zlib.brotliDecompress }[coding] as Decode;
+  return new Promise<Uint8Array>((resolve, reject) => {
+    // maxOutputLength makes zlib stop at the limit instead of inflating a bomb into memory.
+    decode(bytes, { maxOutputLength: Math.max(1, maxBodyBytes + 1) }, (error, output) => {
+      if ((error as { code?: string } | null)?.code === "ERR_BUFFER_TOO_LARGE") reject(tooLarge(maxBodyBytes));
+      else if (error) reject(undecodable(coding, error));
+      else if (output.byteLength > maxBodyBytes) reject(tooLarge(maxBodyBytes));
+      else resolve(output);
+    });
+  });
+}
+
+const STREAM_FORMATS: Readonly<Record<ContentCoding, string>> = { gzip: "gzip", deflate: "deflate", br: "brotli" };
+
+async function decodeWithStreams(bytes: Uint8Array, coding: ContentCoding, maxBodyBytes: number) {
+  let stream: DecompressionStream;
+  try {
+    stream = new DecompressionStream(STREAM_FORMATS[coding] as CompressionFormat);
+  } catch {
+    throw new WebhookVerificationError(
+      "unsupported_encoding",
+      `Content-Encoding "${coding}" cannot be decoded in this runtime; send the body as identity, gzip or deflate.`,
+    );
+  }
+  try {
+    return await readStreamWithin(
+      new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(stream),
+      maxBodyBytes,
+    );
+  } catch (error) {
+    throw error instanceof WebhookVerificationError ? error : undecodable(coding, error);
+  }
+}

@@ -1,0 +1,51 @@
+import { WebhookVerificationError } from "../errors";
+import { type HeaderSource, headerValue } from "../http/headers";
+
+/** Default largest body a Receiver accepts, after decoding: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export function tooLarge(maxBodyBytes: number): WebhookVerificationError {
+  return new WebhookVerificationError(
+    "payload_too_large",
+    `The request body is larger than the ${maxBodyBytes}-byte limit (maxBodyBytes); raise it in createReceiver() if deliveries are legitimately this large.`,
+  );
+}
+
+/** The declared Content-Length, or undefined when absent or not a plain number (chunked bodies). */
+export function declaredLength(headers: HeaderSource): number | undefined {
+  const value = headerValue(headers, "content-length");
+  return value !== undefined && /^\d{1,15}$/.test(value) ? Number(value) : undefined;
+}
+
+/** Refuses, before reading, a body that declares more bytes than the limit. */
+export function assertDeclaredWithinLimit(headers: HeaderSource, maxBodyBytes: number): number | undefined {
+  const declared = declaredLength(headers);
+  if (declared !== undefined && declared > maxBodyBytes) throw tooLarge(maxBodyBytes);
+  return declared;
+}
+
+export function assertNotTruncated(received: number, declared: number | undefined): void {
+  if (declared !== undefined && received < declared) {
+    throw new WebhookVerificationError(
+      "body_truncated",
+      `Received ${received} of the ${declared} bytes the Content-Length header announced: the body was cut off before it reached the receiver (a proxy or middleware that buffers bodies with a size cap can do this).`,
+    );
+  }
+}
+
+/** A body some other layer already read into bytes must still respect the Receiver's limit. */
+export function withinLimit(bytes: Uint8Array, maxBodyBytes: number): Uint8Array {
+  if (bytes.byteLength > maxBodyBytes) throw tooLarge(maxBodyBytes);
+  return bytes;
+}
+
+export function concatBytes(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}

@@ -1,0 +1,74 @@
+import { WebhookVerificationError } from "../errors";
+import { bodyAlreadyConsumed } from "./consumed";
+import { contentCodings, decodeBody } from "./content-encoding";
+import { assertDeclaredWithinLimit, assertNotTruncated, concatBytes, tooLarge } from "./limits";
+import type { ReadBodyOptions } from "./web-request";
+
+/** The parts of Node's `IncomingMessage` we use; declared here so the core needs no Node types. */
+export interface NodeRequestLike {
+  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  readonly readable?: boolean;
+  readonly readableEnded?: boolean;
+  readonly readableDidRead?: boolean;
+  on(event: string, listener: (...args: never[]) => void): unknown;
+  removeListener(event: string, listener: (...args: never[]) => void): unknown;
+  pause(): unknown;
+}
+
+/** Someone read (or started reading) the stream, or it ended or failed: its bytes are no longer ours to read. */
+export function isNodeStreamConsumed(request: NodeRequestLike): boolean {
+  return request.readableEnded === true || request.readableDidRead === true || request.readable === false;
+}
+
+/** The exact bytes of a Node request body, bounded, with its Content-Encoding undone. Fails fast, never hangs. */
+export async function readNodeBody(request: NodeRequestLike, options: ReadBodyOptions): Promise<Uint8Array> {
+  if (isNodeStreamConsumed(request)) throw bodyAlreadyConsumed(options.consumedFix);
+  const codings = contentCodings(request.headers);
+  const declared = assertDeclaredWithinLimit(request.headers, options.maxBodyBytes);
+  const raw = await collect(request, options, declared);
+  return decodeBody(raw, codings, options.maxBodyBytes);
+}
+
+function interrupted(): WebhookVerificationError {
+  return new WebhookVerificationError(
+    "body_truncated",
+    "The request stream closed before the body was complete (the client disconnected mid-body).",
+  );
+}
+
+function collect(request: NodeRequestLike, options: ReadBodyOptions, declared: number | undefined) {
+  return new Promise<Uint8Array>((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    const finish = (error: Error | undefined) => {
+      request.removeListener("data", onData);
+      request.removeListener("end", onEnd);
+      request.removeListener("error", onError);
+      request.removeListener("close", onClose);
+      if (error) {
+        request.pause();
+        reject(error);
+        return;
+      }
+      try {
+        assertNotTruncated(total, declared);
+        resolve(concatBytes(chunks, total));
+      } catch (truncated) {
+        reject(truncated);
+      }
+    };
+    const onData = (chunk: Uint8Array | string) => {
+      if (typeof chunk === "string") return finish(bodyAlreadyConsumed(options.consumedFix));
+      total += chunk.byteLength;
+      if (total > options.maxBodyBytes) return finish(tooLarge(options.maxBodyBytes));
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish(undefined);
+    const onError = () => finish(interrupted());
+    const onClose = () => finish(interrupted());
+    request.on("data", onData);
+    request.on("end", onEnd);
+    request.on("error", onError);
+    request.on("close", onClose);
+  });
+}

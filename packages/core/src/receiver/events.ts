@@ -1,0 +1,32 @@
+/** Maps each event type name to the payload type its handlers receive. */
+export type EventMap = Record<string, object>;
+
+export type Channel = "sms" | "email" | "push";
+
+/** The message an event reports on. Fields beyond these are the service's and pass through untyped. */
+export interface MessageEventData<Status extends string> {
+  /** The message's identifier, `msg_...`. */
+  id: string;
+  status: Status;
+  channel: Channel;
+  readonly [field: string]: unknown;
+}
+
+export interface MessageEvent<Type extends string, Status extends string> {
+  /** The event's identifier; deliveries of the same event share it, so it is the dedup key. */
+  id?: string;
+  type: Type;
+  data: MessageEventData<Status>;
+  readonly [field: string]: unknown;
+}
+
+/**
+ * Our model of the service's delivery events. The service specification names neither event types nor
+ * payload fields (section 6), so these are assumptions; declare your own map if your payloads differ.
+ */
+export type MessageEvents = {
+  "message.queued": MessageEvent<"message.queued", "queued">;
+  "message.sent": MessageEvent<"message.sent", "sent">;
+  "message.delivered": MessageEvent<"message.delivered", "delivered">;
+  "message.failed": MessageEvent<"message.failed", "failed">;
+};

@@ -1,0 +1,213 @@
+import { SIGNATURE_HEADER } from "../constants";
+import { WebhookVerificationError } from "../errors";
+import { type DeliveryEvent, parseEvent } from "../event";
+import { type HeaderSource, headerValue } from "../http/headers";
+import {
+  acceptedResult,
+  errorResult,
+  type ReceiveErrorCode,
+  type ReceiveResult,
+  verificationErrorResult,
+} from "../http/result";
+import type { ClaimResult } from "../store/delivery-store";
+import { prepareVerification } from "../verification";
+import { checkPreparedAsync } from "../verify-async";
+import type { EventMap, MessageEvents } from "./events";
+import { type AnyEvent, type DeliveryContext, type Handler, HandlerRegistry } from "./handlers";
+import { type ReceiverOptions, type ResolvedReceiverOptions, resolveReceiverOptions } from "./options";
+import { validateEvent } from "./validation";
+
+/** A delivery whose body an adapter has already read. */
+export interface IncomingDelivery {
+  rawBody: Uint8Array;
+  headers: HeaderSource;
+}
+
+/** A request as an adapter sees it: the Receiver decides whether and how far to read the body. */
+export interface IncomingRequest {
+  method?: string | undefined;
+  headers: HeaderSource;
+  readBody(maxBodyBytes: number): Promise<Uint8Array>;
+}
+
+/** Passed to `onError` handlers with every failure: what the sender was answered, and about which event. */
+export interface ReceiveErrorInfo {
+  code: ReceiveErrorCode;
+  status: number;
+  event?: unknown;
+  context?: DeliveryContext;
+}
+
+export type ErrorHandler = (error: unknown, info: ReceiveErrorInfo) => void;
+
+const HANDLER_FAILED =
+  "A handler failed; the delivery was not marked as processed, so the sender's retry will run it again.";
+
+export class Receiver<Events extends EventMap = MessageEvents> {
+  readonly #options: ResolvedReceiverOptions;
+  readonly #handlers = new HandlerRegistry();
+  readonly #errorHandlers: ErrorHandler[] = [];
+  #loggedMisconfiguration = false;
+
+  constructor(options: ReceiverOptions<Events>) {
+    this.#options = resolveReceiverOptions(options);
+  }
+
+  /** The largest body, after decoding, that adapters read before answering 413. */
+  get maxBodyBytes(): number {
+    return this.#options.maxBodyBytes;
+  }
+
+  /** Runs `handler` for events of these types. Several handlers for one type all run. */
+  on<Type extends keyof Events & string>(types: Type | readonly Type[], handler: Handler<Events[Type]>): this {
+    this.#handlers.add(types, handler);
+    return this;
+  }
+
+  /** Runs `handler` for every verified event, including types with no handler of their own. */
+  onAny(handler: Handler<AnyEvent<Events> | DeliveryEvent>): this {
+    this.#handlers.addAny(handler);
+    return this;
+  }
+
+  /** Hears every failure: rejected deliveries, failed handlers, an unreachable store. */
+  onError(handler: ErrorHandler): this {
+    this.#errorHandlers.push(handler);
+    return this;
+  }
+
+  /** Checks the method, reads the body through the adapter, then receives it. Never throws. */
+  async handle(request: IncomingRequest): Promise<ReceiveResult> {
+    if (request.method !== undefined && request.method.toUpperCase() !== "POST") {
+      return errorResult(405, "method_not_allowed", `Webhook deliveries are POST requests, not ${request.method}.`, {
+        headers: { allow: "POST" },
+      });
+    }
+    let rawBody: Uint8Array;
+    try {
+      rawBody = await request.readBody(this.#options.maxBodyBytes);
+    } catch (error) {
+      return this.#failure(error);
+    }
+    return this.receive({ rawBody, headers: request.headers });
+  }
+
+  /** Verifies, parses, validates, deduplicates and dispatches one delivery. Never throws. */
+  async receive({ rawBody, headers }: IncomingDelivery): Promise<ReceiveResult> {
+    const options = this.#options;
+    let event: unknown;
+    let context: DeliveryContext;
+    try {
+      const prepared = prepareVerification(
+        rawBody,
+        headerValue(headers, SIGNATURE_HEADER),
+        options.secrets,
+        options.verifyOptions,
+      );
+      const verified = await checkPreparedAsync(prepared, options.verifyOptions);
+      const parsed = parseEvent(prepared.content.payload);
+      const type = options.typeOf(parsed);
+      if (type === undefined) {
+        throw new WebhookVerificationError("invalid_payload", "The event has no type (a non-empty string `type`).");
+      }
+      event = parsed;
+      const schema = options.schemas[type];
+      if (schema) {
+        const validated = await validateEvent(schema, parsed, type);
+        if ("error" in validated) return this.#failure(validated.error, { event }, validated.issues);
+        event = validated.value;
+      }
+      const id = options.idOf(parsed);
+      context = {
+        type,
+        deliveryKey: id === undefined ? `signature:${verified.signature}` : `event:${id}`,
+        timestamp: verified.timestamp,
+        secretIndex: verified.secretIndex,
+        rawBody: prepared.content.payload,
+        headers,
+      };
+    } catch (error) {
+      return this.#failure(error, { event });
+    }
+    return this.#dispatch(event, context);
+  }
+
+  async #dispatch(event: unknown, context: DeliveryContext): Promise<ReceiveResult> {
+    const { store, leaseMs, doneTtlMs } = this.#options;
+    let claim: ClaimResult;
+    try {
+      claim = await store.claim(context.deliveryKey, leaseMs);
+    } catch (error) {
+      this.#report(error, { code: "store_unavailable", status: 503, event, context });
+      return errorResult(
+        503,
+        "store_unavailable",
+        "The delivery store is unreachable; nothing was processed. Retry later.",
+        { headers: { "retry-after": "5" } },
+      );
+    }
+    if (claim.state === "done") return acceptedResult(true);
+    if (claim.state === "in-flight") {
+      return errorResult(
+        409,
+        "delivery_in_progress",
+        "This delivery is being processed by another request right now; retry later.",
+        { headers: { "retry-after": "5" } },
+      );
+    }
+    const failures = await this.#runHandlers(event, context);
+    if (failures.length > 0) {
+      await store.release(context.deliveryKey, claim.token).catch((error: unknown) => {
+        this.#report(error, { code: "store_unavailable", status: 500, event, context });
+      });
+      for (const failure of failures) this.#report(failure, { code: "handler_failed", status: 500, event, context });
+      return errorResult(500, "handler_failed", HANDLER_FAILED);
+    }
+    // The handlers ran: answering 5xx now would make the sender deliver again and run them twice.
+    await store.complete(context.deliveryKey, claim.token, doneTtlMs).catch((error: unknown) => {
+      this.#report(error, { code: "store_unavailable", status: 200, event, context });
+    });
+    return acceptedResult(false);
+  }
+
+  async #runHandlers(event: unknown, context: DeliveryContext): Promise<unknown[]> {
+    const handlers = this.#handlers.for(context.type);
+    const settled = await Promise.allSettled(handlers.map(async (handler) => handler(event, context)));
+    return settled.flatMap((outcome) => (outcome.status === "rejected" ? [outcome.reason] : []));
+  }
+
+  #failure(error: unknown, about: { event?: unknown } = {}, issues?: readonly unknown[]): ReceiveResult {
+    if (error instanceof WebhookVerificationError) {
+      if (error.code === "body_already_parsed" && !this.#loggedMisconfiguration) {
+        this.#loggedMisconfiguration = true;
+        this.#options.logger.error(`[tidings] ${error.message}`);
+      }
+      this.#report(error, { code: error.code, status: error.status, ...about }, false);
+      return verificationErrorResult(error, issues);
+    }
+    this.#report(error, { code: "internal_error", status: 500, ...about });
+    return errorResult(500, "internal_error", "The webhook receiver failed unexpectedly; see the server logs.");
+  }
+
+  /** Tells `onError` subscribers; failures of ours nobody subscribed to go to the logger. */
+  #report(error: unknown, info: ReceiveErrorInfo, logWhenUnheard = true): void {
+    if (this.#errorHandlers.length === 0) {
+      if (logWhenUnheard) this.#options.logger.error("[tidings]", info.code, error);
+      return;
+    }
+    for (const handler of this.#errorHandlers) {
+      try {
+        handler(error, info);
+      } catch (handlerError) {
+        this.#options.logger.error("[tidings] an onError handler threw", handlerError);
+      }
+    }
+  }
+}
+
+/** Creates a Receiver: verified, typed, deduplicated delivery events. Throws TypeError on a bad option. */
+export function createReceiver<Events extends EventMap = MessageEvents>(
+  options: ReceiverOptions<Events>,
+): Receiver<Events> {
+  return new Receiver<Events>(options);
+}
