@@ -1,7 +1,3 @@
-import { defineProject } from "vitest/config";
+import { packageTests } from "../../config/vitest";
 
-export default defineProject({
-  resolve: { conditions: ["@tidings/source"] },
-  ssr: { resolve: { conditions: ["@tidings/source"] } },
-  test: { name: "core" },
-});
+export default packageTests("core");

@@ -1,0 +1,38 @@
+import { withinLimit } from "../body/limits";
+import { type NodeRequestLike, readNodeBody } from "../body/node-stream";
+import type { EventMap } from "../receiver/events";
+import type { Receiver } from "../receiver/receiver";
+import type { ReceiveResult } from "./result";
+
+/** The parts of Node's `ServerResponse` we use. */
+export interface NodeResponseLike {
+  writeHead(status: number, headers: Record<string, string>): unknown;
+  end(body: string): unknown;
+}
+
+export interface NodeRequestOptions {
+  /** How to mount the webhook in this framework so nothing reads the body first. */
+  consumedFix: string;
+  /** Bytes another layer already read unchanged (e.g. `express.raw()`); used instead of the stream. */
+  rawBody?: Uint8Array | undefined;
+}
+
+/** Handles a Node request end to end: method, bounded raw read (or the given bytes), receive. Never throws. */
+export function handleNodeRequest(
+  receiver: Receiver<EventMap>,
+  request: NodeRequestLike & { method?: string | undefined },
+  options: NodeRequestOptions,
+): Promise<ReceiveResult> {
+  const { rawBody, consumedFix } = options;
+  return receiver.handle({
+    method: request.method,
+    headers: request.headers,
+    readBody: async (maxBodyBytes) =>
+      rawBody ? withinLimit(rawBody, maxBodyBytes) : readNodeBody(request, { maxBodyBytes, consumedFix }),
+  });
+}
+
+export function writeNodeResponse(response: NodeResponseLike, result: ReceiveResult): void {
+  response.writeHead(result.status, result.headers);
+  response.end(result.body);
+}

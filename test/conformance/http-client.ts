@@ -1,0 +1,32 @@
+import { request } from "node:http";
+import type { WireRequest, WireResponse } from "./target";
+
+/** Sends a request to a server on loopback with node:http, so every header and byte goes out as given. */
+export function sendOverHttp(baseUrl: string, path: string, wire: WireRequest): Promise<WireResponse> {
+  return new Promise((resolve, reject) => {
+    const headers = wire.body ? { "content-length": String(wire.body.byteLength), ...wire.headers } : wire.headers;
+    const req = request(new URL(path, baseUrl), { method: wire.method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const flat: Record<string, string> = {};
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(", ") : value;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks).toString("utf8") });
+      });
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(wire.body);
+  });
+}
+
+/** Converts a Web Response (route handlers called in-process) to the wire shape. */
+export async function fromResponse(response: Response): Promise<WireResponse> {
+  return {
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    body: await response.text(),
+  };
+}

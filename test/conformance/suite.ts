@@ -1,0 +1,270 @@
+import { createReceiver, type DeliveryContext, type ReceiverOptions } from "@tidings/core";
+import { afterEach, describe, expect, it } from "vitest";
+import { delivery, ENCODERS, eventBody, SECRET } from "./deliveries";
+import type { AnyReceiver, ConformanceTarget, RunningApp, WireResponse } from "./target";
+
+type Options = Partial<ReceiverOptions<Record<string, object>>>;
+
+function errorCode(response: WireResponse): string | undefined {
+  return (JSON.parse(response.body) as { error?: { code?: string } }).error?.code;
+}
+
+/** Runs the behaviour every adapter must share, end to end, against one target. */
+export function describeConformance(target: ConformanceTarget): void {
+  describe(`${target.name} conformance`, () => {
+    const running: RunningApp[] = [];
+    afterEach(async () => {
+      await Promise.all(running.splice(0).map((app) => app.close()));
+    });
+
+    async function start(receiver: AnyReceiver, parsedFirst = false): Promise<RunningApp> {
+      const app = await (parsedFirst ? target.startWithBodyParsedFirst(receiver) : target.start(receiver));
+      running.push(app);
+      return app;
+    }
+
+    /** A receiver that records what its handlers saw. */
+    function recordingReceiver(options: Options = {}) {
+      const seen: { type: string; event: unknown; context: DeliveryContext }[] = [];
+      const any: string[] = [];
+      const receiver = createReceiver({ secret: SECRET, logger: { error() {} }, ...options });
+      receiver.on(["message.delivered", "message.sent"], (event, context) => {
+        seen.push({ type: context.type, event, context });
+      });
+      receiver.onAny((_event, context) => {
+        any.push(context.type);
+      });
+      return { receiver, seen, any };
+    }
+
+    it("accepts a valid delivery and hands the handler the parsed event", async () => {
+      const { receiver, seen } = recordingReceiver();
+      const app = await start(receiver);
+      const body = eventBody({ id: "evt_valid", messageId: "msg_valid" });
+      const response = await app.send(delivery(body));
+      expect(response.status).toBe(200);
+      expect(JSON.parse(response.body)).toEqual({ received: true });
+      expect(seen).toHaveLength(1);
+      expect(seen[0]?.event).toMatchObject({ id: "evt_valid", data: { id: "msg_valid", status: "delivered" } });
+      expect(seen[0]?.context.deliveryKey).toBe("event:evt_valid");
+      expect(Buffer.from(seen[0]?.context.rawBody ?? []).equals(Buffer.from(body))).toBe(true);
+    });
+
+    it("accepts the new secret during a rotation and reports which one matched", async () => {
+      const { receiver, seen } = recordingReceiver({ secret: ["whsec_old", "whsec_new"] });
+      const app = await start(receiver);
+      const response = await app.send(delivery(eventBody(), { secret: "whsec_new" }));
+      expect(response.status).toBe(200);
+      expect(seen[0]?.context.secretIndex).toBe(1);
+    });
+
+    it("accepts a header with two v1 values when one matches", async () => {
+      const { receiver, seen } = recordingReceiver();
+      const app = await start(receiver);
+      const body = eventBody();
+      const valid = delivery(body).headers["service-signature"] as string;
+      const [t, v1] = valid.split(",");
+      const response = await app.send(delivery(body, { signature: `${t},v1=${"0".repeat(64)},${v1}` }));
+      expect(response.status).toBe(200);
+      expect(seen).toHaveLength(1);
+    });
+
+    it("rejects a tampered body without leaking the expected signature", async () => {
+      const { receiver, seen } = recordingReceiver();
+      const app = await start(receiver);
+      const body = eventBody({ messageId: "msg_original" });
+      const tampered = eventBody({ messageId: "msg_tampered" });
+      const response = await app.send(delivery(body, { sendBody: tampered }));
+      expect(response.status).toBe(400);
+      expect(errorCode(response)).toBe("signature_mismatch");
+      const expectedForTampered = delivery(tampered).headers["service-signature"]?.split("v1=")[1] as string;
+      expect(response.body).not.toContain(expectedForTampered);
+      expect(response.body).not.toContain(SECRET);
+      expect(seen).toHaveLength(0);
+    });
+
+    it("rejects a delivery signed with another secret", async () => {
+      const { receiver, seen } = recordingReceiver();
+      const app = await start(receiver);
+      const response = await app.send(delivery(eventBody(), { secret: "whsec_someone_else" }));
+      expect([response.status, errorCode(response)]).toEqual([400, "signature_mismatch"]);
+      expect(seen).toHaveLength(0);
+    });
+
+    it("rejects stale and future deliveries", async () => {
+      const { receiver, seen } = recordingReceiver();
+      const app = await start(receiver);
+      const now = Math.floor(Date.now() / 1000);
+      const stale = await app.send(delivery(eventBody(), { timestamp: now - 301 }));
+      expect([stale.status, errorCode(stale)]).toEqual([400, "timestamp_too_old"]);
+      const future = await app.send(delivery(eventBody(), { timestamp: now + 301 }));
+      expect([future.status, errorCode(future)]).toEqual([400, "timestamp_in_future"]);
+      expect(seen).toHaveLength(0);
+    });
+
+    it("rejects a missing and a malformed signature header", async () => {
+      const { receiver, seen } = recordingReceiver();
+      const app = await start(receiver);
+      const missing = delivery(eventBody());
+      delete missing.headers["service-signature"];
+      const missingResponse = await app.send(missing);
+      expect([missingResponse.status, errorCode(missingResponse)]).toEqual([400, "missing_header"]);
+      const malformed = await app.send(delivery(eventBody(), { signature: "t=soon,v1=abc" }));
+      expect([malformed.status, errorCode(malformed)]).toEqual([400, "malformed_header"]);
+      expect(seen).toHaveLength(0);
+    });
+
+    it("rejects a validly signed body that is not JSON", async () => {
+      const { receiver, seen } = recordingReceiver();
+      const app = await start(receiver);
+      const response = await app.send(delivery(new TextEncoder().encode("not json at all")));
+      expect([response.status, errorCode(response)]).toEqual([400, "invalid_payload"]);
+      expect(seen).toHaveLength(0);
+    });
+
+    it("refuses a body over the limit with 413", async () => {
+      const { receiver, seen } = recordingReceiver({ maxBodyBytes: 1024 });
+      const app = await start(receiver);
+      const padded = new TextEncoder().encode(JSON.stringify({ type: "message.sent", pad: "x".repeat(4096) }));
+      const response = await app.send(delivery(padded));
+      expect([response.status, errorCode(response)]).toEqual([413, "payload_too_large"]);
+      expect(seen).toHaveLength(0);
+    });
+
+    it("answers a replay of the same request as a duplicate without running the handler again", async () => {
+      const { receiver, seen } = recordingReceiver();
+      const app = await start(receiver);
+      const request = delivery(eventBody({ id: "evt_replayed" }));
+      expect((await app.send(request)).status).toBe(200);
+      const replay = await app.send(request);
+      expect(replay.status).toBe(200);
+      expect(JSON.parse(replay.body)).toEqual({ received: true, duplicate: true });
+      expect(seen).toHaveLength(1);
+    });
+
+    it("answers 409 to the same event while its first delivery is still being handled", async () => {
+      const receiver = createReceiver({ secret: SECRET, logger: { error() {} } });
+      let release: () => void = () => {};
+      let started: () => void = () => {};
+      const handlerStarted = new Promise<void>((resolve) => {
+        started = resolve;
+      });
+      let runs = 0;
+      receiver.on("message.delivered", async () => {
+        runs++;
+        started();
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      });
+      const app = await start(receiver);
+      const body = eventBody({ id: "evt_concurrent" });
+      const first = app.send(delivery(body));
+      await handlerStarted;
+      const second = await app.send(delivery(body));
+      expect([second.status, errorCode(second)]).toEqual([409, "delivery_in_progress"]);
+      release();
+      expect((await first).status).toBe(200);
+      expect(runs).toBe(1);
+    });
+
+    it("answers 500 when a handler throws, keeps the event unprocessed, and runs it on the retry", async () => {
+      const receiver = createReceiver({ secret: SECRET, logger: { error() {} } });
+      let attempts = 0;
+      const errors: string[] = [];
+      receiver.on("message.delivered", () => {
+        attempts++;
+        if (attempts === 1) throw new Error("database down");
+      });
+      receiver.onError((_error, info) => errors.push(info.code));
+      const app = await start(receiver);
+      const request = delivery(eventBody({ id: "evt_retry" }));
+      const failed = await app.send(request);
+      expect([failed.status, errorCode(failed)]).toEqual([500, "handler_failed"]);
+      expect(failed.body).not.toContain("database down");
+      const retried = await app.send(request);
+      expect(JSON.parse(retried.body)).toEqual({ received: true });
+      expect(attempts).toBe(2);
+      expect(errors).toEqual(["handler_failed"]);
+    });
+
+    it("accepts an event type nobody handles and hands it to onAny", async () => {
+      const { receiver, seen, any } = recordingReceiver();
+      const app = await start(receiver);
+      const response = await app.send(delivery(eventBody({ type: "message.clicked" })));
+      expect(response.status).toBe(200);
+      expect(seen).toHaveLength(0);
+      expect(any).toEqual(["message.clicked"]);
+    });
+
+    it("answers 405 to methods other than POST", async () => {
+      const { receiver, seen } = recordingReceiver();
+      const app = await start(receiver);
+      for (const method of ["GET", "PUT"]) {
+        const body = method === "GET" ? undefined : eventBody();
+        const response = await app.send({ method, headers: {}, ...(body ? { body } : {}) });
+        expect(response.status, method).toBe(405);
+        expect(response.headers.allow).toBe("POST");
+      }
+      expect(seen).toHaveLength(0);
+    });
+
+    it("explains, without hanging, that another body parser consumed the body", async () => {
+      const { receiver, seen } = recordingReceiver();
+      const app = await start(receiver, true);
+      const response = await app.send(delivery(eventBody()));
+      expect([response.status, errorCode(response)]).toEqual([500, "body_already_parsed"]);
+      expect(JSON.parse(response.body).error.message).toMatch(/before|mount|raw|bodyParser/i);
+      expect(seen).toHaveLength(0);
+    });
+
+    it("verifies a correctly signed body containing bytes that are not valid UTF-8", async () => {
+      const { receiver, seen } = recordingReceiver();
+      const app = await start(receiver);
+      const body = Buffer.concat([
+        Buffer.from(
+          '{"id":"evt_bytes","type":"message.sent","data":{"id":"msg_b","status":"sent","channel":"sms","note":"',
+        ),
+        Buffer.from([0xff, 0xfe, 0xc3]),
+        Buffer.from('"}}'),
+      ]);
+      const response = await app.send(delivery(new Uint8Array(body)));
+      expect(response.status).toBe(200);
+      expect(Buffer.from(seen[0]?.context.rawBody ?? []).equals(body)).toBe(true);
+    });
+
+    for (const coding of ["gzip", "deflate", "br"] as const) {
+      it(`verifies a ${coding}-encoded body over its decoded bytes`, async () => {
+        const { receiver, seen } = recordingReceiver();
+        const app = await start(receiver);
+        const body = eventBody({ id: `evt_${coding}` });
+        const response = await app.send(
+          delivery(body, { sendBody: ENCODERS[coding](body), headers: { "content-encoding": coding } }),
+        );
+        expect(response.status).toBe(200);
+        expect(seen).toHaveLength(1);
+      });
+    }
+
+    it("refuses a compressed body that decodes past the limit (zip bomb) with 413", async () => {
+      const { receiver, seen } = recordingReceiver({ maxBodyBytes: 64 * 1024 });
+      const app = await start(receiver);
+      const bomb = new Uint8Array(8 * 1024 * 1024);
+      const compressed = ENCODERS.gzip(bomb);
+      expect(compressed.byteLength).toBeLessThan(64 * 1024);
+      const response = await app.send(
+        delivery(bomb, { sendBody: compressed, headers: { "content-encoding": "gzip" } }),
+      );
+      expect([response.status, errorCode(response)]).toEqual([413, "payload_too_large"]);
+      expect(seen).toHaveLength(0);
+    });
+
+    it("refuses an unsupported Content-Encoding with 415", async () => {
+      const { receiver, seen } = recordingReceiver();
+      const app = await start(receiver);
+      const response = await app.send(delivery(eventBody(), { headers: { "content-encoding": "compress" } }));
+      expect([response.status, errorCode(response)]).toEqual([415, "unsupported_encoding"]);
+      expect(seen).toHaveLength(0);
+    });
+  });
+}

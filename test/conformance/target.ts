@@ -1,0 +1,33 @@
+import type { EventMap, Receiver } from "@tidings/core";
+
+export const WEBHOOK_PATH = "/webhooks";
+
+/** A request as it goes over the wire: the body bytes are sent exactly as given. */
+export interface WireRequest {
+  method: string;
+  headers: Record<string, string>;
+  body?: Uint8Array;
+}
+
+export interface WireResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface RunningApp {
+  send(request: WireRequest): Promise<WireResponse>;
+  close(): Promise<void>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: targets mount receivers of any event map
+export type AnyReceiver = Receiver<EventMap> | Receiver<any>;
+
+/** One adapter behind a real app. Each test starts its own app with its own receiver. */
+export interface ConformanceTarget {
+  name: string;
+  /** The app with the webhook mounted the way the adapter's README says, for every method, at WEBHOOK_PATH. */
+  start(receiver: AnyReceiver): Promise<RunningApp>;
+  /** The same app, but with the framework's usual JSON body parser reading the body before the webhook (a mounting mistake). */
+  startWithBodyParsedFirst(receiver: AnyReceiver): Promise<RunningApp>;
+}
