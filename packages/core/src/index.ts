@@ -1,6 +1,6 @@
 export { bodyAlreadyConsumed } from "./body/consumed";
 export { type ContentCoding, contentCodings, decodeBody } from "./body/content-encoding";
-export { DEFAULT_MAX_BODY_BYTES, withinLimit } from "./body/limits";
+export { bodyTruncated, DEFAULT_MAX_BODY_BYTES, payloadTooLarge, withinLimit } from "./body/limits";
 export { isNodeStreamConsumed, type NodeRequestLike, readNodeBody } from "./body/node-stream";
 export { type ReadBodyOptions, readRequestBody } from "./body/web-request";
 export { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER } from "./constants";

@@ -1,7 +1,7 @@
 import { WebhookVerificationError } from "../errors";
 import { type HeaderSource, headerValue } from "../http/headers";
 import { nodeBuiltin } from "../runtime";
-import { tooLarge } from "./limits";
+import { payloadTooLarge } from "./limits";
 import { readStreamWithin } from "./web-stream";
 
 export type ContentCoding = "gzip" | "deflate" | "br";
@@ -67,9 +67,9 @@ function decodeWithZlib(zlib: Zlib, bytes: Uint8Array, coding: ContentCoding, ma
   return new Promise<Uint8Array>((resolve, reject) => {
     // maxOutputLength makes zlib stop at the limit instead of inflating a bomb into memory.
     decode(bytes, { maxOutputLength: Math.max(1, maxBodyBytes + 1) }, (error, output) => {
-      if ((error as { code?: string } | null)?.code === "ERR_BUFFER_TOO_LARGE") reject(tooLarge(maxBodyBytes));
+      if ((error as { code?: string } | null)?.code === "ERR_BUFFER_TOO_LARGE") reject(payloadTooLarge(maxBodyBytes));
       else if (error) reject(undecodable(coding, error));
-      else if (output.byteLength > maxBodyBytes) reject(tooLarge(maxBodyBytes));
+      else if (output.byteLength > maxBodyBytes) reject(payloadTooLarge(maxBodyBytes));
       else resolve(output);
     });
   });

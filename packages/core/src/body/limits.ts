@@ -4,7 +4,7 @@ import { type HeaderSource, headerValue } from "../http/headers";
 /** Default largest body a Receiver accepts, after decoding: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
-export function tooLarge(maxBodyBytes: number): WebhookVerificationError {
+export function payloadTooLarge(maxBodyBytes: number): WebhookVerificationError {
   return new WebhookVerificationError(
     "payload_too_large",
     `The request body is larger than the ${maxBodyBytes}-byte limit (maxBodyBytes); raise it in createReceiver() if deliveries are legitimately this large.`,
@@ -20,22 +20,24 @@ export function declaredLength(headers: HeaderSource): number | undefined {
 /** Refuses, before reading, a body that declares more bytes than the limit. */
 export function assertDeclaredWithinLimit(headers: HeaderSource, maxBodyBytes: number): number | undefined {
   const declared = declaredLength(headers);
-  if (declared !== undefined && declared > maxBodyBytes) throw tooLarge(maxBodyBytes);
+  if (declared !== undefined && declared > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
   return declared;
 }
 
+export function bodyTruncated(received: number, declared: number): WebhookVerificationError {
+  return new WebhookVerificationError(
+    "body_truncated",
+    `Received ${received} of the ${declared} bytes the Content-Length header announced: the body was cut off before it reached the receiver (a proxy or middleware that buffers bodies with a size cap can do this).`,
+  );
+}
+
 export function assertNotTruncated(received: number, declared: number | undefined): void {
-  if (declared !== undefined && received < declared) {
-    throw new WebhookVerificationError(
-      "body_truncated",
-      `Received ${received} of the ${declared} bytes the Content-Length header announced: the body was cut off before it reached the receiver (a proxy or middleware that buffers bodies with a size cap can do this).`,
-    );
-  }
+  if (declared !== undefined && received < declared) throw bodyTruncated(received, declared);
 }
 
 /** A body some other layer already read into bytes must still respect the Receiver's limit. */
 export function withinLimit(bytes: Uint8Array, maxBodyBytes: number): Uint8Array {
-  if (bytes.byteLength > maxBodyBytes) throw tooLarge(maxBodyBytes);
+  if (bytes.byteLength > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
   return bytes;
 }
 

@@ -1,7 +1,7 @@
 import { WebhookVerificationError } from "../errors";
 import { bodyAlreadyConsumed } from "./consumed";
 import { contentCodings, decodeBody } from "./content-encoding";
-import { assertDeclaredWithinLimit, assertNotTruncated, concatBytes, tooLarge } from "./limits";
+import { assertDeclaredWithinLimit, assertNotTruncated, concatBytes, payloadTooLarge } from "./limits";
 import type { ReadBodyOptions } from "./web-request";
 
 /** The parts of Node's `IncomingMessage` we use; declared here so the core needs no Node types. */
@@ -60,7 +60,7 @@ function collect(request: NodeRequestLike, options: ReadBodyOptions, declared: n
     const onData = (chunk: Uint8Array | string) => {
       if (typeof chunk === "string") return finish(bodyAlreadyConsumed(options.consumedFix));
       total += chunk.byteLength;
-      if (total > options.maxBodyBytes) return finish(tooLarge(options.maxBodyBytes));
+      if (total > options.maxBodyBytes) return finish(payloadTooLarge(options.maxBodyBytes));
       chunks.push(chunk);
     };
     const onEnd = () => finish(undefined);

@@ -1,4 +1,4 @@
-import { concatBytes, tooLarge } from "./limits";
+import { concatBytes, payloadTooLarge } from "./limits";
 
 /** Reads a Web stream to the end, cancelling it as soon as it passes `maxBodyBytes`. */
 export async function readStreamWithin(stream: ReadableStream<Uint8Array>, maxBodyBytes: number): Promise<Uint8Array> {
@@ -9,7 +9,7 @@ export async function readStreamWithin(stream: ReadableStream<Uint8Array>, maxBo
     total += read.value.byteLength;
     if (total > maxBodyBytes) {
       await reader.cancel();
-      throw tooLarge(maxBodyBytes);
+      throw payloadTooLarge(maxBodyBytes);
     }
     chunks.push(read.value);
   }

@@ -1,3 +1,4 @@
+import { contentCodings, decodeBody } from "../body/content-encoding";
 import { withinLimit } from "../body/limits";
 import { type NodeRequestLike, readNodeBody } from "../body/node-stream";
 import type { EventMap } from "../receiver/events";
@@ -13,8 +14,19 @@ export interface NodeResponseLike {
 export interface NodeRequestOptions {
   /** How to mount the webhook in this framework so nothing reads the body first. */
   consumedFix: string;
-  /** Bytes another layer already read unchanged (e.g. `express.raw()`); used instead of the stream. */
+  /** Bytes another layer already read and decoded (e.g. `express.raw()`); used instead of the stream. */
   rawBody?: Uint8Array | undefined;
+  /** Bytes another layer read as they came over the wire, Content-Encoding still applied (e.g. Fastify's buffer parser). */
+  wireBody?: Uint8Array | undefined;
+}
+
+function bodyReader(request: NodeRequestLike, options: NodeRequestOptions) {
+  const { rawBody, wireBody, consumedFix } = options;
+  return async (maxBodyBytes: number): Promise<Uint8Array> => {
+    if (rawBody) return withinLimit(rawBody, maxBodyBytes);
+    if (wireBody) return decodeBody(withinLimit(wireBody, maxBodyBytes), contentCodings(request.headers), maxBodyBytes);
+    return readNodeBody(request, { maxBodyBytes, consumedFix });
+  };
 }
 
 /** Handles a Node request end to end: method, bounded raw read (or the given bytes), receive. Never throws. */
@@ -23,13 +35,7 @@ export function handleNodeRequest(
   request: NodeRequestLike & { method?: string | undefined },
   options: NodeRequestOptions,
 ): Promise<ReceiveResult> {
-  const { rawBody, consumedFix } = options;
-  return receiver.handle({
-    method: request.method,
-    headers: request.headers,
-    readBody: async (maxBodyBytes) =>
-      rawBody ? withinLimit(rawBody, maxBodyBytes) : readNodeBody(request, { maxBodyBytes, consumedFix }),
-  });
+  return receiver.handle({ method: request.method, headers: request.headers, readBody: bodyReader(request, options) });
 }
 
 export function writeNodeResponse(response: NodeResponseLike, result: ReceiveResult): void {
