@@ -11,7 +11,7 @@ export type WebhookErrorCode =
   | "body_truncated"
   | "unsupported_encoding";
 
-const STATUS_BY_CODE: Readonly<Record<WebhookErrorCode, number>> = {
+export const STATUS_BY_CODE: Readonly<Record<WebhookErrorCode, number>> = {
   missing_header: 400,
   malformed_header: 400,
   no_supported_signature: 400,

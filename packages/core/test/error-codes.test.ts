@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { constructEvent, readRequestBody, sign, verify, type WebhookErrorCode, WebhookVerificationError } from "../src";
+import { STATUS_BY_CODE } from "../src/errors";
+
+const SECRET = "whsec_codes";
+const now = Math.floor(Date.now() / 1000);
+const options = { maxBodyBytes: 16, consumedFix: "Mount it first." };
+const post = (body: string, headers: Record<string, string> = {}) =>
+  new Request("http://127.0.0.1/", { method: "POST", body, headers });
+
+/** One real producer per code: every code the API documents is reachable and asserted, not just "throws". */
+const producers: Record<WebhookErrorCode, () => unknown> = {
+  missing_header: () => verify("{}", undefined, SECRET),
+  malformed_header: () => verify("{}", "t=12,t=13", SECRET),
+  no_supported_signature: () => verify("{}", "t=12,v0=abc", SECRET),
+  signature_mismatch: () => verify("{}", sign("{ }", SECRET), SECRET),
+  timestamp_too_old: () => verify("{}", sign("{}", SECRET, { timestamp: now - 3600 }), SECRET),
+  timestamp_in_future: () => verify("{}", sign("{}", SECRET, { timestamp: now + 3600 }), SECRET),
+  invalid_payload: () => constructEvent("nope", sign("nope", SECRET), SECRET),
+  payload_too_large: () => readRequestBody(post("x".repeat(17)), options),
+  body_already_parsed: () => verify({ parsed: true }, sign("{}", SECRET), SECRET),
+  body_truncated: () => readRequestBody(post("short", { "content-length": "9" }), options),
+  unsupported_encoding: () => readRequestBody(post("x", { "content-encoding": "compress" }), options),
+};
+
+async function errorFrom(produce: () => unknown): Promise<unknown> {
+  try {
+    await produce();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+describe("every WebhookVerificationError code", () => {
+  it("has a producer in this table", () => {
+    expect(Object.keys(producers).sort()).toEqual(Object.keys(STATUS_BY_CODE).sort());
+  });
+
+  for (const [code, produce] of Object.entries(producers)) {
+    it(`${code} is produced with status ${STATUS_BY_CODE[code as WebhookErrorCode]}`, async () => {
+      const error = await errorFrom(produce);
+      expect(error).toBeInstanceOf(WebhookVerificationError);
+      expect((error as WebhookVerificationError).code).toBe(code);
+      expect((error as WebhookVerificationError).status).toBe(STATUS_BY_CODE[code as WebhookErrorCode]);
+      expect((error as Error).name).toBe("WebhookVerificationError");
+    });
+  }
+});

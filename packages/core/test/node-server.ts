@@ -1,0 +1,47 @@
+import { createServer, type IncomingMessage, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** A real HTTP server on loopback whose handler gets each request; answers with the handler's outcome. */
+export async function withServer(
+  onRequest: (req: IncomingMessage) => Promise<unknown>,
+  run: (port: number) => Promise<void>,
+): Promise<void> {
+  const server: Server = createServer((req, res) => {
+    onRequest(req).then(
+      (value) => res.writeHead(200).end(JSON.stringify({ value })),
+      (error: { code?: string; status?: number }) =>
+        res.writeHead(error.status ?? 599).end(JSON.stringify({ code: error.code })),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    await run((server.address() as AddressInfo).port);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+export function post(
+  port: number,
+  headers: Record<string, string>,
+  chunks: readonly Uint8Array[],
+  options: { abortAfterChunks?: boolean } = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, method: "POST", headers }, (res) => {
+      let body = "";
+      res.on("data", (chunk) => {
+        body += chunk;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    for (const chunk of chunks) req.write(chunk);
+    if (options.abortAfterChunks) {
+      // Give the server the partial body, then vanish mid-request.
+      setTimeout(() => req.destroy(), 50);
+      resolve({ status: 0, body: "" });
+    } else req.end();
+  });
+}

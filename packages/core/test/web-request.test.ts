@@ -1,0 +1,102 @@
+import { deflateSync, gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { readRequestBody, type WebhookVerificationError } from "../src";
+
+const FIX = "Read nothing before the webhook.";
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+function post(body: BodyInit | null, headers: Record<string, string> = {}): Request {
+  return new Request("http://127.0.0.1/webhooks", { method: "POST", body, headers, duplex: "half" } as RequestInit);
+}
+
+/** A stream that produces a chunk only when read (highWaterMark 0), counting the reads. */
+function streamOf(chunks: Uint8Array[], onPull?: () => void): ReadableStream<Uint8Array> {
+  return new ReadableStream(
+    {
+      pull(controller) {
+        onPull?.();
+        const next = chunks.shift();
+        if (next) controller.enqueue(next);
+        else controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  return promise.then(
+    () => "resolved",
+    (error: WebhookVerificationError) => error.code,
+  );
+}
+
+describe("readRequestBody", () => {
+  it("returns the exact bytes, with a BOM and invalid UTF-8 left alone", async () => {
+    const sent = Uint8Array.of(0xef, 0xbb, 0xbf, 0x7b, 0xff, 0x7d);
+    const read = await readRequestBody(post(sent), { maxBodyBytes: 100, consumedFix: FIX });
+    expect(Array.from(read)).toEqual(Array.from(sent));
+  });
+
+  it("reads a request without a body as empty", async () => {
+    const read = await readRequestBody(post(null), { maxBodyBytes: 100, consumedFix: FIX });
+    expect(read.byteLength).toBe(0);
+  });
+
+  it("refuses a body already read (bodyUsed) or locked by a reader, with the fix", async () => {
+    const used = post("{}");
+    await used.text();
+    const error = await readRequestBody(used, { maxBodyBytes: 100, consumedFix: FIX }).catch((e) => e);
+    expect([error.code, error.status]).toEqual(["body_already_parsed", 500]);
+    expect(error.message).toContain(FIX);
+    const locked = post("{}");
+    locked.body?.getReader();
+    expect(await codeOf(readRequestBody(locked, { maxBodyBytes: 100, consumedFix: FIX }))).toBe("body_already_parsed");
+  });
+
+  it("refuses a declared Content-Length over the limit without pulling the stream", async () => {
+    let pulls = 0;
+    const request = post(
+      streamOf([bytes("12345678901")], () => pulls++),
+      { "content-length": "11" },
+    );
+    expect(await codeOf(readRequestBody(request, { maxBodyBytes: 10, consumedFix: FIX }))).toBe("payload_too_large");
+    expect(pulls).toBe(0);
+  });
+
+  it("cancels a stream as soon as it passes the limit", async () => {
+    let pulls = 0;
+    const chunks = Array.from({ length: 100 }, () => bytes("123456"));
+    const request = post(streamOf(chunks, () => pulls++));
+    expect(await codeOf(readRequestBody(request, { maxBodyBytes: 10, consumedFix: FIX }))).toBe("payload_too_large");
+    expect(pulls).toBeLessThan(5);
+  });
+
+  it("detects a body cut short of its Content-Length (a proxy's size cap)", async () => {
+    const request = post(bytes("only part of it"), { "content-length": "5000" });
+    expect(await codeOf(readRequestBody(request, { maxBodyBytes: 10_000, consumedFix: FIX }))).toBe("body_truncated");
+  });
+
+  it("undoes gzip, deflate and a chain of codings", async () => {
+    const payload = bytes('{"type":"message.sent"}');
+    const options = { maxBodyBytes: 1000, consumedFix: FIX };
+    for (const [encoding, encoded] of [
+      ["gzip", gzipSync(payload)],
+      ["x-gzip", gzipSync(payload)],
+      ["deflate", deflateSync(payload)],
+      ["deflate, gzip", gzipSync(deflateSync(payload))],
+      ["identity", payload],
+    ] as const) {
+      const read = await readRequestBody(post(encoded, { "content-encoding": encoding }), options);
+      expect(new TextDecoder().decode(read), encoding).toBe('{"type":"message.sent"}');
+    }
+  });
+
+  it("refuses an unknown coding with 415 before reading, and undecodable data with 400", async () => {
+    const options = { maxBodyBytes: 1000, consumedFix: FIX };
+    const unknown = readRequestBody(post(bytes("x"), { "content-encoding": "zstd" }), options);
+    expect(await codeOf(unknown)).toBe("unsupported_encoding");
+    const garbage = readRequestBody(post(bytes("not gzip"), { "content-encoding": "gzip" }), options);
+    expect(await codeOf(garbage)).toBe("invalid_payload");
+  });
+});
