@@ -40,17 +40,21 @@ export class MemoryStore implements DeliveryStore {
   }
 
   async complete(key: string, token: string, ttlMs: number): Promise<boolean> {
-    const entry = this.#live(key);
-    if (entry?.token !== token) return false;
+    if (!this.#heldBy(key, token)) return false;
     this.#set(key, { state: "done", token, expiresAt: this.#now() + ttlMs });
     return true;
   }
 
   async release(key: string, token: string): Promise<boolean> {
-    const entry = this.#live(key);
-    if (entry?.token !== token) return false;
+    if (!this.#heldBy(key, token)) return false;
     this.#entries.delete(key);
     return true;
+  }
+
+  /** Only an unexpired in-flight claim with this token can be completed or released. */
+  #heldBy(key: string, token: string): boolean {
+    const entry = this.#live(key);
+    return entry?.state === "in-flight" && entry.token === token;
   }
 
   #live(key: string): Entry | undefined {

@@ -1,0 +1,1 @@
+export { RedisStore, type RedisStoreOptions } from "./redis-store";

@@ -1,0 +1,63 @@
+import type { ClaimResult, DeliveryStore } from "@tidings/core";
+import type { Redis } from "ioredis";
+import { COMPLETE_SCRIPT, RELEASE_SCRIPT } from "./scripts";
+import { withTimeout } from "./timeout";
+
+export interface RedisStoreOptions {
+  /** Your ioredis client (or Cluster-compatible client); its connection options stay yours. */
+  client: Pick<Redis, "set" | "get" | "eval">;
+  /** Prefix of every key this store writes. Default `"tidings:"`. */
+  prefix?: string;
+  /** A Redis call slower than this fails, and the Receiver answers 503 so the sender retries. Default 2000 ms. */
+  operationTimeoutMs?: number;
+}
+
+const IN_FLIGHT = "in-flight:";
+const DONE = "done:";
+// SET NX and the GET after it are two calls: the claim can expire in between. A few retries settle it.
+const CLAIM_ATTEMPTS = 3;
+
+/**
+ * A DeliveryStore on Redis, for receivers running on several instances: a claim is one
+ * `SET key in-flight:<token> NX PX lease`; completing and releasing are Lua scripts that act only
+ * while the key still holds that token.
+ */
+export class RedisStore implements DeliveryStore {
+  readonly #client: RedisStoreOptions["client"];
+  readonly #prefix: string;
+  readonly #timeoutMs: number;
+
+  constructor(options: RedisStoreOptions) {
+    if (!options?.client) throw new TypeError("RedisStore needs { client }: an ioredis instance");
+    this.#client = options.client;
+    this.#prefix = options.prefix ?? "tidings:";
+    this.#timeoutMs = options.operationTimeoutMs ?? 2000;
+  }
+
+  async claim(key: string, leaseMs: number): Promise<ClaimResult> {
+    const redisKey = this.#prefix + key;
+    const token = crypto.randomUUID();
+    for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+      const set = await this.#call(this.#client.set(redisKey, IN_FLIGHT + token, "PX", leaseMs, "NX"), "SET NX");
+      if (set === "OK") return { state: "claimed", token };
+      const current = await this.#call(this.#client.get(redisKey), "GET");
+      if (current?.startsWith(DONE)) return { state: "done" };
+      if (current !== null) return { state: "in-flight" };
+    }
+    throw new Error(`Redis key ${redisKey} kept expiring between SET NX and GET`);
+  }
+
+  async complete(key: string, token: string, ttlMs: number): Promise<boolean> {
+    const script = this.#client.eval(COMPLETE_SCRIPT, 1, this.#prefix + key, IN_FLIGHT + token, DONE + token, ttlMs);
+    return (await this.#call(script, "complete")) === 1;
+  }
+
+  async release(key: string, token: string): Promise<boolean> {
+    const script = this.#client.eval(RELEASE_SCRIPT, 1, this.#prefix + key, IN_FLIGHT + token);
+    return (await this.#call(script, "release")) === 1;
+  }
+
+  #call<T>(operation: Promise<T>, what: string): Promise<T> {
+    return withTimeout(operation, this.#timeoutMs, what);
+  }
+}

@@ -1,0 +1,85 @@
+import type { DeliveryStore } from "@tidings/core";
+import { describe, expect, it } from "vitest";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const LEASE_MS = 150;
+const PAST_LEASE_MS = 400;
+
+async function claimToken(store: DeliveryStore, key: string, leaseMs = 10_000): Promise<string> {
+  const claim = await store.claim(key, leaseMs);
+  if (claim.state !== "claimed") throw new Error(`expected to claim ${key}, got ${claim.state}`);
+  return claim.token;
+}
+
+/** The behaviour every DeliveryStore must have; each test gets a fresh store and unique keys. */
+export function describeStoreContract(name: string, makeStore: () => DeliveryStore): void {
+  describe(`${name} honours the DeliveryStore contract`, () => {
+    let counter = 0;
+    const key = () => `contract-${Date.now()}-${counter++}`;
+
+    it("claims a key once; later claims see in-flight, then done", async () => {
+      const store = makeStore();
+      const k = key();
+      const token = await claimToken(store, k);
+      await expect(store.claim(k, 10_000)).resolves.toEqual({ state: "in-flight" });
+      await expect(store.complete(k, token, 10_000)).resolves.toBe(true);
+      await expect(store.claim(k, 10_000)).resolves.toEqual({ state: "done" });
+    });
+
+    it("hands out a different token to every claimant", async () => {
+      const store = makeStore();
+      const first = await claimToken(store, key());
+      const second = await claimToken(store, key());
+      expect(first).not.toBe(second);
+    });
+
+    it("makes a released key claimable again", async () => {
+      const store = makeStore();
+      const k = key();
+      await expect(store.release(k, await claimToken(store, k))).resolves.toBe(true);
+      await expect(store.claim(k, 10_000)).resolves.toMatchObject({ state: "claimed" });
+    });
+
+    it("ignores complete and release with a token that does not own the key", async () => {
+      const store = makeStore();
+      const k = key();
+      const token = await claimToken(store, k);
+      await expect(store.complete(k, "not-the-token", 10_000)).resolves.toBe(false);
+      await expect(store.release(k, "not-the-token")).resolves.toBe(false);
+      await expect(store.claim(k, 10_000)).resolves.toEqual({ state: "in-flight" });
+      await expect(store.complete(k, token, 10_000)).resolves.toBe(true);
+      await expect(store.release(k, token)).resolves.toBe(false);
+      await expect(store.claim(k, 10_000)).resolves.toEqual({ state: "done" });
+    });
+
+    it("lets another claimant take over an expired lease, and the late owner cannot complete or release it", async () => {
+      const store = makeStore();
+      const k = key();
+      const late = await claimToken(store, k, LEASE_MS);
+      await sleep(PAST_LEASE_MS);
+      const current = await claimToken(store, k);
+      await expect(store.complete(k, late, 10_000)).resolves.toBe(false);
+      await expect(store.release(k, late)).resolves.toBe(false);
+      await expect(store.claim(k, 10_000)).resolves.toEqual({ state: "in-flight" });
+      await expect(store.complete(k, current, 10_000)).resolves.toBe(true);
+      await expect(store.claim(k, 10_000)).resolves.toEqual({ state: "done" });
+    });
+
+    it("forgets a done key after its TTL", async () => {
+      const store = makeStore();
+      const k = key();
+      await store.complete(k, await claimToken(store, k), LEASE_MS);
+      await expect(store.claim(k, 10_000)).resolves.toEqual({ state: "done" });
+      await sleep(PAST_LEASE_MS);
+      await expect(store.claim(k, 10_000)).resolves.toMatchObject({ state: "claimed" });
+    });
+
+    it("grants exactly one of many simultaneous claims on a key", async () => {
+      const store = makeStore();
+      const k = key();
+      const claims = await Promise.all(Array.from({ length: 50 }, () => store.claim(k, 10_000)));
+      expect(claims.filter((claim) => claim.state === "claimed")).toHaveLength(1);
+      expect(claims.filter((claim) => claim.state === "in-flight")).toHaveLength(49);
+    });
+  });
+}

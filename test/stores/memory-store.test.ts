@@ -1,0 +1,4 @@
+import { MemoryStore } from "@tidings/core";
+import { describeStoreContract } from "./contract";
+
+describeStoreContract("MemoryStore", () => new MemoryStore());

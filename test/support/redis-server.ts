@@ -1,0 +1,63 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A real redis-server on a free loopback port that tests can stop and start again. It persists to an
+ * append-only file in a temporary directory, as a production Redis would, so a restart keeps its keys.
+ */
+export class RedisServer {
+  #process: ChildProcess | undefined;
+  readonly #dir = mkdtempSync(join(tmpdir(), "tidings-redis-"));
+
+  private constructor(readonly port: number) {}
+
+  static async start(): Promise<RedisServer> {
+    const server = new RedisServer(await freePort());
+    await server.start();
+    return server;
+  }
+
+  async start(): Promise<void> {
+    const args = ["--port", String(this.port), "--bind", "127.0.0.1", "--dir", this.#dir, "--save", ""];
+    args.push("--appendonly", "yes", "--appendfsync", "always");
+    const child = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"] });
+    this.#process = child;
+    await new Promise<void>((resolve, reject) => {
+      let output = "";
+      child.on("error", (error) =>
+        reject(
+          new Error(`cannot run redis-server (apt-get install redis-server; .ci/run installs it): ${error.message}`),
+        ),
+      );
+      child.on("exit", (code) => reject(new Error(`redis-server exited with ${code}:\n${output}`)));
+      child.stdout?.on("data", (chunk: Buffer) => {
+        output += chunk;
+        if (output.includes("Ready to accept connections")) resolve();
+      });
+    });
+  }
+
+  async stop(): Promise<void> {
+    const child = this.#process;
+    this.#process = undefined;
+    if (!child || child.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+    });
+  }
+}
