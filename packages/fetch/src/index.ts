@@ -7,5 +7,5 @@ const CONSUMED_FIX =
 export function createFetchHandler<Events extends EventMap>(
   receiver: Receiver<Events>,
 ): (request: Request) => Promise<Response> {
-  return (request) => handleWebRequest(receiver as unknown as Receiver<EventMap>, request, CONSUMED_FIX);
+  return (request) => handleWebRequest(receiver, request, CONSUMED_FIX);
 }

@@ -30,8 +30,8 @@ function bodyReader(request: NodeRequestLike, options: NodeRequestOptions) {
 }
 
 /** Handles a Node request end to end: method, bounded raw read (or the given bytes), receive. Never throws. */
-export function handleNodeRequest(
-  receiver: Receiver<EventMap>,
+export function handleNodeRequest<Events extends EventMap>(
+  receiver: Receiver<Events>,
   request: NodeRequestLike & { method?: string | undefined },
   options: NodeRequestOptions,
 ): Promise<ReceiveResult> {

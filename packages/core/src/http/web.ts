@@ -3,8 +3,8 @@ import type { EventMap } from "../receiver/events";
 import type { Receiver } from "../receiver/receiver";
 
 /** Handles a Web `Request` end to end: method, bounded raw read, receive, `Response`. Never throws. */
-export async function handleWebRequest(
-  receiver: Receiver<EventMap>,
+export async function handleWebRequest<Events extends EventMap>(
+  receiver: Receiver<Events>,
   request: Request,
   consumedFix: string,
 ): Promise<Response> {
