@@ -1,3 +1,4 @@
 import { packageTests } from "../../config/vitest";
 
-export default packageTests("next");
+// The real-app test builds and starts Next.js: generous limits for a loaded 2-core machine.
+export default packageTests("next", { testTimeout: 30_000, hookTimeout: 180_000 });

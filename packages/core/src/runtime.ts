@@ -8,5 +8,10 @@ interface ProcessWithBuiltins {
  */
 export function nodeBuiltin<Module>(id: `node:${string}`): Module | undefined {
   const proc = (globalThis as { process?: ProcessWithBuiltins }).process;
-  return proc?.getBuiltinModule?.(id) as Module | undefined;
+  try {
+    return proc?.getBuiltinModule?.(id) as Module | undefined;
+  } catch {
+    // Next.js's Edge sandbox defines process functions that throw "not supported in the Edge Runtime".
+    return undefined;
+  }
 }

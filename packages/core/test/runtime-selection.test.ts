@@ -28,4 +28,16 @@ describe("crypto path selection", () => {
     await expect(verifyAsync(BODY, signed, SECRET, clock)).resolves.toEqual({ timestamp: NOW_SECONDS, secretIndex: 0 });
     expect(() => verify(BODY, signed, SECRET, clock)).toThrow(/use verifyAsync\(\)/);
   });
+
+  it("falls back to Web Crypto where process.getBuiltinModule throws (Next.js Edge sandbox)", async () => {
+    const signed = header();
+    proc.getBuiltinModule = () => {
+      throw new Error("A Node.js API is used (process.getBuiltinModule) which is not supported in the Edge Runtime.");
+    };
+    vi.resetModules();
+    const { pickMatcher, verifyAsync } = await import("../src/verify-async");
+    const { matchWithWebCrypto } = await import("../src/crypto/web-crypto");
+    expect(pickMatcher()).toBe(matchWithWebCrypto);
+    await expect(verifyAsync(BODY, signed, SECRET, clock)).resolves.toEqual({ timestamp: NOW_SECONDS, secretIndex: 0 });
+  });
 });

@@ -1,1 +1,2 @@
-export {};
+export { webhookMiddleware } from "./middleware";
+export { captureRawBody } from "./raw-body";

@@ -1,1 +1,27 @@
-export {};
+import type { FastifyPluginCallback } from "fastify";
+import fp from "fastify-plugin";
+import { bodyErrorHandler } from "./body-errors";
+import { type AnyReceiver, webhookHandler } from "./handler";
+
+export interface TidingsFastifyOptions {
+  /** The Receiver from `createReceiver()`: its secrets, handlers and `maxBodyBytes`. */
+  receiver: AnyReceiver;
+  /** The URL of the webhook route, e.g. "/webhooks". */
+  path: string;
+}
+
+const tidings: FastifyPluginCallback<TidingsFastifyOptions> = (scope, { receiver, path }, done) => {
+  // Only in this scope: the route gets the exact bytes, the app's other routes keep their parsers.
+  scope.removeAllContentTypeParsers();
+  scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: receiver.maxBodyBytes }, (_request, body, next) =>
+    next(null, body),
+  );
+  scope.setErrorHandler(bodyErrorHandler(receiver));
+  // `decompress: false` keeps @fastify/compress from inflating the body first: core undoes Content-Encoding itself.
+  const route = { method: scope.supportedMethods, url: path, handler: webhookHandler(receiver), decompress: false };
+  scope.route(route);
+  done();
+};
+
+/** Registers the webhook route in its own encapsulated scope: `await app.register(tidings, { receiver, path })`. */
+export default fp(tidings, { name: "@tidings/fastify", fastify: "5.x", encapsulate: true });

@@ -1,1 +1,1 @@
-export {};
+export { webhookMiddleware } from "./middleware";

@@ -5,7 +5,7 @@ import { withTimeout } from "./timeout";
 
 export interface RedisStoreOptions {
   /** Your ioredis client (or Cluster-compatible client); its connection options stay yours. */
-  client: Pick<Redis, "set" | "get" | "eval">;
+  client: Pick<Redis, "set" | "get" | "eval"> & { readonly status?: string };
   /** Prefix of every key this store writes. Default `"tidings:"`. */
   prefix?: string;
   /** A Redis call slower than this fails, and the Receiver answers 503 so the sender retries. Default 2000 ms. */
@@ -13,6 +13,8 @@ export interface RedisStoreOptions {
 }
 
 const IN_FLIGHT = "in-flight:";
+// ioredis statuses between losing the connection and getting it back ("connecting" also covers start-up).
+const DISCONNECTED = new Set(["close", "reconnecting", "end"]);
 const DONE = "done:";
 // SET NX and the GET after it are two calls: the claim can expire in between. A few retries settle it.
 const CLAIM_ATTEMPTS = 3;
@@ -35,8 +37,20 @@ export class RedisStore implements DeliveryStore {
   }
 
   async claim(key: string, leaseMs: number): Promise<ClaimResult> {
-    const redisKey = this.#prefix + key;
     const token = crypto.randomUUID();
+    try {
+      return await this.#claim(this.#prefix + key, token, leaseMs);
+    } catch (error) {
+      // A SET we gave up on may still run once Redis is back (ioredis queues and resends commands); it would
+      // hold the key for a whole lease with nobody handling it. A release queued behind it undoes it, and
+      // the token check keeps the release from touching anyone else's claim.
+      this.release(key, token).catch(() => {});
+      throw error;
+    }
+  }
+
+  async #claim(redisKey: string, token: string, leaseMs: number): Promise<ClaimResult> {
+    this.#assertConnected();
     for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
       const set = await this.#call(this.#client.set(redisKey, IN_FLIGHT + token, "PX", leaseMs, "NX"), "SET NX");
       if (set === "OK") return { state: "claimed", token };
@@ -59,5 +73,13 @@ export class RedisStore implements DeliveryStore {
 
   #call<T>(operation: Promise<T>, what: string): Promise<T> {
     return withTimeout(operation, this.#timeoutMs, what);
+  }
+
+  /** Fails at once while the connection is lost, rather than queueing commands to run at some later time. */
+  #assertConnected(): void {
+    const { status } = this.#client;
+    if (status !== undefined && DISCONNECTED.has(status)) {
+      throw new Error(`Redis connection is down (ioredis status: ${status})`);
+    }
   }
 }

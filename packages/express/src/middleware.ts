@@ -1,0 +1,18 @@
+import { type EventMap, handleNodeRequest, type Receiver, writeNodeResponse } from "@tidings/core";
+import type { RequestHandler } from "express";
+import { parsedRawBody } from "./raw-body";
+
+const CONSUMED_FIX =
+  'In Express, mount the webhook route before app.use(express.json()), or put express.raw({ type: () => true }) on the route itself (app.post("/webhooks", express.raw({ type: () => true }), webhookMiddleware(receiver))), or keep the bytes with app.use(express.json({ verify: captureRawBody })).';
+
+/** Answers webhook deliveries itself: verify, dispatch to the receiver's handlers, write the result. */
+export function webhookMiddleware<Events extends EventMap>(receiver: Receiver<Events>): RequestHandler {
+  return (req, res, next) => {
+    handleNodeRequest(receiver, req, {
+      consumedFix: CONSUMED_FIX,
+      rawBody: parsedRawBody(req),
+    })
+      .then((result) => writeNodeResponse(res, result))
+      .catch(next);
+  };
+}

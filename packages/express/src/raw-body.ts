@@ -1,0 +1,18 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+const RAW_BODY = Symbol("@tidings/express raw body");
+
+type Captured = IncomingMessage & { [RAW_BODY]?: Buffer };
+
+/**
+ * body-parser's `verify` option: keeps the bytes the parser read, Content-Encoding already undone, for the webhook.
+ * `app.use(express.json({ verify: captureRawBody }))`
+ */
+export function captureRawBody(req: IncomingMessage, _res: ServerResponse, buf: Buffer): void {
+  (req as Captured)[RAW_BODY] = buf;
+}
+
+/** The bytes a parser already read: `express.raw()`'s Buffer body, else what `captureRawBody` kept. */
+export function parsedRawBody(req: IncomingMessage & { body?: unknown }): Buffer | undefined {
+  return Buffer.isBuffer(req.body) ? req.body : (req as Captured)[RAW_BODY];
+}

@@ -1,0 +1,24 @@
+import { handleNodeRequest, type ReceiveResult, type Receiver } from "@tidings/core";
+import type { FastifyReply, FastifyRequest } from "fastify";
+
+// biome-ignore lint/suspicious/noExplicitAny: a receiver of any event map; the plugin only moves bytes
+export type AnyReceiver = Receiver<any>;
+
+const CONSUMED_FIX =
+  "In Fastify, declare the webhook route only through the plugin (await app.register(tidings, { receiver, path })), which gives it its own scope with a raw-bytes content-type parser; do not add the route yourself, and do not wrap that registration with fastify-plugin unless you pass { encapsulate: true }.";
+
+/** Writes the Receiver's answer through Fastify, so the app's onSend/onResponse hooks still see it. */
+export function sendResult(reply: FastifyReply, result: ReceiveResult): FastifyReply {
+  // A string body with a JSON content-type already set: Fastify sends it as is, without serialising it again.
+  return reply.code(result.status).headers(result.headers).send(result.body);
+}
+
+/** The route handler: the scope's buffer parser hands it the body as it came over the wire. */
+export function webhookHandler(receiver: AnyReceiver) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    // No Buffer: Fastify skipped an empty body (core reads the untouched stream), or another scope's parser
+    // consumed it (core sees the ended stream and answers 500 body_already_parsed with CONSUMED_FIX).
+    const wireBody = Buffer.isBuffer(request.body) ? request.body : undefined;
+    return sendResult(reply, await handleNodeRequest(receiver, request.raw, { consumedFix: CONSUMED_FIX, wireBody }));
+  };
+}

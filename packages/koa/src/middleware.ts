@@ -1,0 +1,17 @@
+import { type EventMap, handleNodeRequest, type Receiver } from "@tidings/core";
+import type { Middleware } from "koa";
+
+const CONSUMED_FIX =
+  "In Koa, mount the webhook route before app.use(bodyParser()) (@koa/bodyparser, koa-body), or keep the parser off this path (put it on the routes that need it, or set ctx.disableBodyParser = true for the webhook path before it runs). The parser's ctx.request.rawBody is decoded text, not the signed bytes.";
+
+/** Answers webhook deliveries on its route: reads ctx.req, verifies, dispatches, and sets the Koa response. */
+export function webhookMiddleware<Events extends EventMap>(receiver: Receiver<Events>): Middleware {
+  return async (ctx) => {
+    const result = await handleNodeRequest(receiver, ctx.req, {
+      consumedFix: CONSUMED_FIX,
+    });
+    ctx.status = result.status;
+    ctx.set(result.headers);
+    ctx.body = result.body;
+  };
+}

@@ -1,0 +1,5 @@
+import { createRouteHandler } from "@tidings/next";
+import { fixtureReceiver } from "../../lib/receiver";
+
+export const runtime = "nodejs";
+export const POST = createRouteHandler(fixtureReceiver());

@@ -1,0 +1,18 @@
+import { fileURLToPath } from "node:url";
+import type { NextConfig } from "next";
+
+const repoRoot = fileURLToPath(new URL("../../../..", import.meta.url));
+
+const config: NextConfig = {
+  outputFileTracingRoot: repoRoot,
+  turbopack: {
+    root: repoRoot,
+    // Bundle the workspace packages from source, as the tests do: no build step, never a stale dist.
+    resolveAlias: {
+      "@tidings/core": "../../../core/src/index.ts",
+      "@tidings/next": "../../src/index.ts",
+    },
+  },
+};
+
+export default config;

@@ -1,0 +1,152 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { sign } from "@tidings/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// One `next build` + `next start` of test/fixture-app per run; every test talks to it over real HTTP.
+const APP_DIR = fileURLToPath(new URL("./fixture-app", import.meta.url));
+const NEXT_BIN = createRequire(import.meta.url).resolve("next/dist/bin/next");
+const SECRET = "whsec_next_fixture";
+const ENV = {
+  ...process.env,
+  NODE_ENV: "production" as const,
+  NEXT_TELEMETRY_DISABLED: "1",
+  TIDINGS_FIXTURE_SECRET: SECRET,
+};
+
+let output = "";
+let server: ChildProcess | undefined;
+let baseUrl = "";
+
+function next(args: string[]): ChildProcess {
+  const child = spawn(process.execPath, [NEXT_BIN, ...args, APP_DIR], { cwd: APP_DIR, env: ENV });
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  return child;
+}
+
+function build(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = next(["build"]);
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`next build exited ${code}:\n${output}`))));
+  });
+}
+
+/** Resolves with the URL `next start` prints once it listens (port 0: the OS picks a free one). */
+function start(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const from = output.length;
+    const child = next(["start", "-p", "0", "-H", "127.0.0.1"]);
+    server = child;
+    child.on("error", reject);
+    child.on("exit", (code) => reject(new Error(`next start exited ${code}:\n${output}`)));
+    child.stdout?.on("data", () => {
+      const started = output.slice(from);
+      const url = /Local:\s+(http:\/\/\S+)/.exec(started)?.[1];
+      if (url && started.includes("Ready")) resolve(url);
+    });
+  });
+}
+
+beforeAll(async () => {
+  await build();
+  baseUrl = await start();
+});
+
+afterAll(async () => {
+  if (!server || server.exitCode !== null) return;
+  const exited = new Promise((resolve) => server?.once("exit", resolve));
+  server.kill("SIGTERM");
+  await exited;
+});
+
+let eventCount = 0;
+function eventBody(extra: Record<string, unknown> = {}): Uint8Array {
+  const id = `evt_next_${++eventCount}`;
+  const event = { id, type: "message.delivered", data: { id: "msg_1", status: "delivered", channel: "sms" }, ...extra };
+  return new TextEncoder().encode(JSON.stringify(event));
+}
+
+function post(
+  path: string,
+  body: Uint8Array,
+  options: { sendBody?: Uint8Array; headers?: Record<string, string> } = {},
+) {
+  return fetch(new URL(path, baseUrl), {
+    method: "POST",
+    headers: { "content-type": "application/json", "service-signature": sign(body, SECRET), ...options.headers },
+    body: (options.sendBody ?? body) as Uint8Array<ArrayBuffer>,
+  });
+}
+
+async function errorOf(response: Response): Promise<{ code?: string; message?: string }> {
+  return ((await response.json()) as { error?: { code?: string; message?: string } }).error ?? {};
+}
+
+const ROUTES = [
+  { name: "App Router, Node runtime", path: "/webhooks", edge: false },
+  { name: "App Router, Edge runtime", path: "/edge-webhooks", edge: true },
+  { name: "Pages Router", path: "/api/webhooks", edge: false },
+  { name: "Pages Router, Edge runtime", path: "/api/edge-webhooks", edge: true },
+] as const;
+
+describe.each(ROUTES)("$name ($path) in a real next build + next start", ({ path, edge }) => {
+  it("accepts a valid delivery", async () => {
+    const response = await post(path, eventBody());
+    expect(response.status, output).toBe(200);
+    expect(await response.json()).toEqual({ received: true });
+  });
+
+  it("rejects a tampered body as a signature mismatch", async () => {
+    const response = await post(path, eventBody(), { sendBody: eventBody() });
+    expect(response.status, output).toBe(400);
+    expect((await errorOf(response)).code).toBe("signature_mismatch");
+  });
+
+  it("answers a replay as a duplicate", async () => {
+    const body = eventBody();
+    expect((await post(path, body)).status, output).toBe(200);
+    const replay = await post(path, body);
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toEqual({ received: true, duplicate: true });
+  });
+
+  // Next's Edge sandbox stubs DecompressionStream (EDGE_UNSUPPORTED_NODE_APIS), so there core answers 415.
+  it(`${edge ? "refuses" : "verifies"} a gzip-encoded body`, async () => {
+    const body = eventBody();
+    const response = await post(path, body, {
+      sendBody: new Uint8Array(gzipSync(body)),
+      headers: { "content-encoding": "gzip" },
+    });
+    expect(response.status, output).toBe(edge ? 415 : 200);
+  });
+
+  it("answers GET with 405", async () => {
+    const response = await fetch(new URL(path, baseUrl));
+    expect(response.status).toBe(405);
+  });
+});
+
+describe("misconfigured routes in a real next build + next start", () => {
+  it("explains, with the config to add, that the Pages Router's bodyParser consumed the body", async () => {
+    const response = await post("/api/parsed-webhooks", eventBody());
+    expect(response.status).toBe(500);
+    const error = await errorOf(response);
+    expect(error.code).toBe("body_already_parsed");
+    expect(error.message).toContain("export const config = { api: { bodyParser: false } }");
+  });
+
+  it("catches the body proxy.ts cut at 10 MB as truncated, not as a bad signature", async () => {
+    const body = eventBody({ pad: "x".repeat(11 * 1024 * 1024) });
+    const response = await post("/proxied-webhooks", body);
+    expect(response.status).toBe(400);
+    expect((await errorOf(response)).code).toBe("body_truncated");
+  });
+});

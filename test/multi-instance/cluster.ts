@@ -1,0 +1,84 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createReceiver, type Receiver, sign } from "@tidings/core";
+import { webhookMiddleware } from "@tidings/express";
+import { RedisStore } from "@tidings/redis";
+import express from "express";
+import { Redis } from "ioredis";
+import type { RedisServer } from "../support/redis-server";
+
+export const SECRET = "whsec_cluster";
+export const PREFIX = "cluster:";
+
+export interface Instance {
+  url: string;
+  receiver: Receiver;
+  client: Redis;
+  close(): Promise<void>;
+}
+
+/** One receiver instance: its own Express app, port and Redis connection, sharing the Redis server. */
+export async function startInstance(redis: RedisServer, options: { leaseMs?: number } = {}): Promise<Instance> {
+  const client = new Redis({ host: "127.0.0.1", port: redis.port, maxRetriesPerRequest: 2, retryStrategy: () => 100 });
+  client.on("error", () => {}); // reconnection noise while a test stops Redis
+  const store = new RedisStore({ client, prefix: PREFIX, operationTimeoutMs: 500 });
+  const receiver = createReceiver({ secret: SECRET, store, logger: { error() {} }, ...options });
+  const app = express();
+  app.post("/webhooks", webhookMiddleware(receiver));
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
+    receiver,
+    client,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      client.disconnect();
+    },
+  };
+}
+
+export function eventBody(id: string): string {
+  return JSON.stringify({
+    id,
+    type: "message.delivered",
+    data: { id: `msg_${id}`, status: "delivered", channel: "sms" },
+  });
+}
+
+/** One delivery of an event, freshly signed as the sender does on every attempt. */
+export async function deliver(url: string, body: string): Promise<{ status: number; body: string }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "service-signature": sign(body, SECRET) },
+    body,
+  });
+  return { status: response.status, body: await response.text() };
+}
+
+/** Delivers until the receiver says 2xx, as the service's retries would (409 and 5xx are retried). */
+export async function deliverUntilAccepted(url: string, body: string, seen: number[] = []): Promise<string> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const response = await deliver(url, body);
+    seen.push(response.status);
+    if (response.status < 300) return response.body;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`no 2xx after 200 attempts (last statuses ${seen.slice(-5).join(",")}) for ${body}`);
+}
+
+/** Runs `tasks` with at most `limit` in flight. */
+export async function inParallel<T>(tasks: readonly (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const index = next++;
+      results[index] = await (tasks[index] as () => Promise<T>)();
+    }
+  };
+  await Promise.all(Array.from({ length: limit }, worker));
+  return results;
+}
