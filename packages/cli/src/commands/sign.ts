@@ -1,0 +1,47 @@
+import { readFile } from "node:fs/promises";
+import { sign } from "@tidings/core";
+import { type Command, Option } from "commander";
+import { CliError, type Io } from "../io";
+import { integer, nonEmpty } from "./parsers";
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}
+
+async function readPayload(file: string | undefined, io: Io): Promise<Buffer> {
+  if (file === undefined || file === "-") return readAll(io.stdin);
+  try {
+    return await readFile(file);
+  } catch (error) {
+    throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+export function registerSign(program: Command, io: Io): void {
+  program
+    .command("sign")
+    .description("Print the Service-Signature header value for a payload (the exact bytes of FILE, or stdin).")
+    .argument("[file]", 'payload file; "-" or nothing reads stdin')
+    .addOption(
+      new Option("-s, --secret <secret>", "endpoint secret")
+        .env("TIDINGS_SECRET")
+        .makeOptionMandatory()
+        .argParser(nonEmpty),
+    )
+    .option("-t, --timestamp <unix-seconds>", "timestamp to sign with (default: now)", integer(0))
+    .addHelpText(
+      "after",
+      '\nExample:\n  curl -H "Service-Signature: $(tidings sign -s "$SECRET" event.json)" --data-binary @event.json …',
+    )
+    .action(async (file: string | undefined, options: { secret: string; timestamp?: number }) => {
+      const payload = await readPayload(file, io);
+      const header = sign(
+        payload,
+        options.secret,
+        options.timestamp === undefined ? {} : { timestamp: options.timestamp },
+      );
+      io.stdout.write(`${header}\n`);
+    });
+}

@@ -1,0 +1,105 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createAdaptorServer } from "@hono/node-server";
+import { createApp } from "./app";
+import { createDeliverer } from "./deliverer";
+import { IdempotencyStore } from "./idempotency";
+import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY, type RetryPolicy } from "./rules";
+
+export interface EmulatorOptions {
+  /** Where the signed delivery events are POSTed. */
+  webhookUrl: string;
+  /** The endpoint secret the events are signed with. */
+  secret: string;
+  /** Default 0: any free port (see `url`). */
+  port?: number;
+  /** Default `127.0.0.1`. */
+  host?: string;
+  /** Default `{ attempts: 5, baseDelayMs: 250, factor: 2 }`. */
+  retry?: Partial<RetryPolicy>;
+  /** One delivery attempt is abandoned after this many ms. Default 5000. */
+  attemptTimeoutMs?: number;
+  /** Receives one line per API request and per delivery attempt. Default `console.log`; `false` for silence. */
+  log?: ((line: string) => void) | false;
+}
+
+export interface Emulator {
+  /** The base URL, e.g. `http://127.0.0.1:4010`; the API is at `${url}/v3/messages`. */
+  url: string;
+  /** Resolves when every delivery sequence started so far has ended (delivered, or abandoned after the last attempt). */
+  idle(): Promise<void>;
+  /** Stops accepting requests, cancels pending retries and attempts in flight, and resolves when all has stopped. */
+  close(): Promise<void>;
+}
+
+function checkOptions(options: EmulatorOptions): { retry: RetryPolicy; attemptTimeoutMs: number } {
+  const url = URL.canParse(options.webhookUrl) ? new URL(options.webhookUrl) : undefined;
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
+    throw new TypeError("webhookUrl must be an absolute http:// or https:// URL");
+  }
+  if (typeof options.secret !== "string" || options.secret === "") {
+    throw new TypeError("secret must be a non-empty string");
+  }
+  const port = options.port ?? 0;
+  if (!Number.isSafeInteger(port) || port < 0 || port > 65_535) throw new TypeError("port must be 0 to 65535");
+  const given = Object.entries(options.retry ?? {}).filter(([, value]) => value !== undefined);
+  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...Object.fromEntries(given) };
+  if (!Number.isSafeInteger(retry.attempts) || retry.attempts < 1) throw new TypeError("retry.attempts must be ≥ 1");
+  if (!Number.isFinite(retry.baseDelayMs) || retry.baseDelayMs < 0) {
+    throw new TypeError("retry.baseDelayMs must be ≥ 0");
+  }
+  if (!Number.isFinite(retry.factor) || retry.factor < 1) throw new TypeError("retry.factor must be ≥ 1");
+  const attemptTimeoutMs = options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+  if (!Number.isSafeInteger(attemptTimeoutMs) || attemptTimeoutMs < 1) {
+    throw new TypeError("attemptTimeoutMs must be a whole number ≥ 1");
+  }
+  return { retry, attemptTimeoutMs };
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/** Starts the emulated service (test mode) on `host:port`; accepted messages are delivered to `webhookUrl`. */
+export async function startEmulator(options: EmulatorOptions): Promise<Emulator> {
+  const { retry, attemptTimeoutMs } = checkOptions(options);
+  const log = options.log === false ? () => {} : (options.log ?? console.log);
+  const host = options.host ?? "127.0.0.1";
+  const deliverer = createDeliverer({
+    webhookUrl: options.webhookUrl,
+    secret: options.secret,
+    retry,
+    attemptTimeoutMs,
+    log,
+  });
+  const app = createApp({
+    idempotency: new IdempotencyStore(),
+    onAccepted: (message) => deliverer.deliver(message),
+    log,
+  });
+  // overrideGlobalObjects: false keeps the process's own Request/Response untouched when embedded in tests or apps.
+  const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
+  const address = await listen(server, options.port ?? 0, host);
+  const hostInUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${hostInUrl}:${address.port}`,
+    idle: () => deliverer.idle(),
+    close() {
+      closing ??= Promise.all([
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        }),
+        deliverer.close(),
+      ]).then(() => {});
+      return closing;
+    },
+  };
+}

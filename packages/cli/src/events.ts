@@ -1,0 +1,53 @@
+import type { Channel, MessageEvent, MessageEventData, MessageEvents } from "@tidings/core";
+import { randomId } from "./ids";
+
+/** The event types of core's `MessageEvents` model, as values. */
+export const MESSAGE_EVENT_TYPES = [
+  "message.queued",
+  "message.sent",
+  "message.delivered",
+  "message.failed",
+] as const satisfies readonly (keyof MessageEvents)[];
+
+export type MessageEventType = (typeof MESSAGE_EVENT_TYPES)[number];
+
+/** `message.delivered` → `delivered`. */
+export type StatusOf<Type extends MessageEventType> = Type extends `message.${infer Status}` ? Status : never;
+
+/** An event as `send` and the emulator deliver it: core's `MessageEvents` shape plus `id` and `created`. */
+export type OutgoingEvent<Type extends MessageEventType = MessageEventType> = MessageEvent<Type, StatusOf<Type>> & {
+  id: string;
+  created: number;
+};
+
+// Compile-time check that the shape above is core's model, type by type.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _sameAsCore: { [Type in MessageEventType]: Same<MessageEvent<Type, StatusOf<Type>>, MessageEvents[Type]> } = {
+  "message.queued": true,
+  "message.sent": true,
+  "message.delivered": true,
+  "message.failed": true,
+};
+void _sameAsCore;
+
+export interface EventData {
+  id?: string;
+  channel?: Channel;
+  readonly [field: string]: unknown;
+}
+
+/**
+ * `{ id: "evt_…", type, created: <unix s>, data: { id: "msg_…", status, channel: "sms", ...data } }`,
+ * the status derived from the type (`message.delivered` → `delivered`). `data` may override any default.
+ */
+export function buildEvent<Type extends MessageEventType>(type: Type, data: EventData = {}): OutgoingEvent<Type> {
+  const status = type.slice("message.".length) as StatusOf<Type>;
+  const defaults: MessageEventData<StatusOf<Type>> = { id: randomId("msg_"), status, channel: "sms" };
+  return {
+    id: randomId("evt_"),
+    type,
+    created: Math.floor(Date.now() / 1000),
+    // --data may override the defaults with anything: the point of `send` is testing receivers.
+    data: { ...defaults, ...data } as MessageEventData<StatusOf<Type>>,
+  };
+}

@@ -1,0 +1,45 @@
+import { SIGNATURE_HEADER, sign } from "@tidings/core";
+
+export const USER_AGENT = "tidings-cli";
+
+export interface PostResult {
+  status: number;
+  body: string;
+}
+
+/** POSTs a JSON event with a fresh `Service-Signature` (signed now, over these exact bytes). */
+export async function postSignedEvent(url: string, payload: string, secret: string, signal: AbortSignal) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "user-agent": USER_AGENT,
+      [SIGNATURE_HEADER]: sign(payload, secret),
+    },
+    body: payload,
+    signal,
+    redirect: "manual",
+  });
+  return { status: response.status, body: await response.text() } satisfies PostResult;
+}
+
+/** A short name for why a request got no answer: `ECONNREFUSED`, `timeout`, … */
+export function networkErrorName(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.name === "TimeoutError") return "timeout";
+  if (error.name === "AbortError") return "aborted";
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  if (typeof cause?.code === "string") return cause.code;
+  if (typeof cause?.message === "string") return cause.message;
+  return error.message;
+}
+
+/** The receiver's error code when it answered with `{ error: { code } }` (as Tidings receivers do). */
+export function errorCodeOf(body: string): string | undefined {
+  try {
+    const code = (JSON.parse(body) as { error?: { code?: unknown } })?.error?.code;
+    return typeof code === "string" ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
