@@ -1,14 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable, Writable } from "node:stream";
-import {
-  createReceiver,
-  type EventMap,
-  handleNodeRequest,
-  type MessageEvents,
-  type Receiver,
-  writeNodeResponse,
-} from "@tidings/core";
+import { createReceiver, handleNodeRequest, type MessageEvents, writeNodeResponse } from "@tidings/core";
 import type { Io } from "../src/io";
 import { run } from "../src/program";
 
