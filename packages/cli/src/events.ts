@@ -1,13 +1,13 @@
-import type { Channel, MessageEvent, MessageEventData, MessageEvents } from "@tidings/core";
+import {
+  type Channel,
+  MESSAGE_EVENT_TYPES,
+  type MessageEvent,
+  type MessageEventData,
+  type MessageEvents,
+} from "@tidings/core";
 import { randomId } from "./ids";
 
-/** The event types of core's `MessageEvents` model, as values. */
-export const MESSAGE_EVENT_TYPES = [
-  "message.queued",
-  "message.sent",
-  "message.delivered",
-  "message.failed",
-] as const satisfies readonly (keyof MessageEvents)[];
+export { MESSAGE_EVENT_TYPES };
 
 export type MessageEventType = (typeof MESSAGE_EVENT_TYPES)[number];
 

@@ -20,7 +20,39 @@ function malformed(rule: string): WebhookVerificationError {
   return new WebhookVerificationError("malformed_header", `Malformed Service-Signature header: ${rule}.`);
 }
 
+/**
+ * The form the service sends: `t=<digits>` then one to 31 `,v1=<64 lowercase hex>`, nothing else (32 pairs at most).
+ * One regular-expression test and fixed offsets, no splitting or trimming.
+ */
+const CANONICAL = /^t=[0-9]{1,15}(?:,v1=[0-9a-f]{64}){1,31}$/;
+const V1_LENGTH = 64;
+const V1_PAIR_LENGTH = ",v1=".length + V1_LENGTH;
+
+/**
+ * The canonical header's parts, or undefined for any other header: that takes the general path below, which owns
+ * every error. For the headers this accepts, both paths return the same result.
+ */
+function parseCanonical(header: string): ParsedSignatureHeader | undefined {
+  if (!CANONICAL.test(header)) return undefined;
+  const comma = header.indexOf(",");
+  const signatures: string[] = [];
+  for (let start = comma + 4; start < header.length; start += V1_PAIR_LENGTH) {
+    signatures.push(header.slice(start, start + V1_LENGTH));
+  }
+  const timestampText = header.slice(2, comma);
+  return { timestamp: Number(timestampText), timestampText, signatures };
+}
+
 export function parseHeaderDetailed(header: string | null | undefined): ParsedSignatureHeader {
+  if (typeof header === "string") {
+    const canonical = parseCanonical(header);
+    if (canonical !== undefined) return canonical;
+  }
+  return parseGeneral(header);
+}
+
+/** Any header: pairs in any order, spaces around them, other names ignored; throws on anything unusable. */
+function parseGeneral(header: string | null | undefined): ParsedSignatureHeader {
   if (typeof header !== "string" || header.trim() === "") {
     throw new WebhookVerificationError(
       "missing_header",

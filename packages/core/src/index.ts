@@ -13,7 +13,14 @@ export { handleNodeRequest, type NodeRequestOptions, type NodeResponseLike, writ
 export type { ReceiveErrorCode, ReceiveResult, ReceiverErrorCode } from "./http/result";
 export { handleWebRequest } from "./http/web";
 export type { RawPayload } from "./payload";
-export type { Channel, EventMap, MessageEvent, MessageEventData, MessageEvents } from "./receiver/events";
+export {
+  type Channel,
+  type EventMap,
+  MESSAGE_EVENT_TYPES,
+  type MessageEvent,
+  type MessageEventData,
+  type MessageEvents,
+} from "./receiver/events";
 export type { AnyEvent, DeliveryContext, Handler } from "./receiver/handlers";
 export { DEFAULT_DONE_TTL_MS, DEFAULT_LEASE_MS, type EventSchemas, type ReceiverOptions } from "./receiver/options";
 export {

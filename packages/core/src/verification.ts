@@ -25,13 +25,31 @@ export interface PreparedVerification {
   toleranceSeconds: number;
 }
 
+/**
+ * `normalizeSecrets` without its iterator for valid input (it runs on every delivery): a non-empty string as a
+ * one-element list, an array of non-empty strings as is. Anything else gets `normalizeSecrets`'s errors.
+ */
+function secretList(secret: Secret): readonly string[] {
+  if (typeof secret === "string") {
+    if (secret !== "") return [secret];
+  } else if (Array.isArray(secret) && secret.length > 0) {
+    let valid = true;
+    for (let i = 0; valid && i < secret.length; i++) {
+      const value: unknown = secret[i];
+      valid = typeof value === "string" && value !== "";
+    }
+    if (valid) return secret;
+  }
+  return normalizeSecrets(secret);
+}
+
 export function prepareVerification(
   payload: unknown,
   header: string | null | undefined,
   secret: Secret,
   options: VerifyOptions | undefined,
 ): PreparedVerification {
-  const secrets = normalizeSecrets(secret);
+  const secrets = secretList(secret);
   const toleranceSeconds = resolveTolerance(options);
   const bytes = requirePayloadBytes(payload);
   const parsed = parseHeaderDetailed(header);
@@ -57,7 +75,7 @@ export function concludeVerification(
     );
   }
   assertWithinTolerance(prepared.timestamp, prepared.toleranceSeconds, options);
-  return { timestamp: prepared.timestamp, ...match };
+  return { timestamp: prepared.timestamp, secretIndex: match.secretIndex, signature: match.signature };
 }
 
 export function publicResult({ timestamp, secretIndex }: VerifyResult): VerifyResult {

@@ -14,18 +14,29 @@ import {
   type VerifyResult,
 } from "./verification";
 
+let nodeMatcher: SignatureMatcher | undefined;
+
 /** node:crypto where the runtime has it (Web Crypto costs tens of µs per call on Node); Web Crypto elsewhere. */
 export function pickMatcher(): SignatureMatcher {
   const crypto = findNodeCrypto();
-  return crypto ? (content, secrets) => matchWithNodeCrypto(crypto, content, secrets) : matchWithWebCrypto;
+  if (crypto === undefined) return matchWithWebCrypto;
+  nodeMatcher ??= (content, secrets) => matchWithNodeCrypto(crypto, content, secrets);
+  return nodeMatcher;
 }
 
-export async function checkPreparedAsync(
+/** A synchronous matcher (node:crypto) settles without waiting for another microtask turn. */
+export function checkPreparedAsync(
   prepared: PreparedVerification,
   options: VerifyOptions | undefined,
   match: SignatureMatcher = pickMatcher(),
 ): Promise<VerifiedDelivery> {
-  return concludeVerification(prepared, await match(prepared.content, prepared.secrets), options);
+  try {
+    const matched = match(prepared.content, prepared.secrets);
+    if (matched instanceof Promise) return matched.then((found) => concludeVerification(prepared, found, options));
+    return Promise.resolve(concludeVerification(prepared, matched, options));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /** Verifies a delivery in any runtime: Node, Bun, Deno, edge functions, Cloudflare Workers. Same rules as `verify`. */

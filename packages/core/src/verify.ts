@@ -1,4 +1,4 @@
-import { matchWithNodeCrypto, requireNodeCrypto } from "./crypto/node-crypto";
+import { findNodeCrypto, matchWithNodeCrypto, requireNodeCrypto } from "./crypto/node-crypto";
 import type { Secret } from "./secrets";
 import type { VerifyOptions } from "./tolerance";
 import {
@@ -17,7 +17,8 @@ export function checkPreparedSync(
   options: VerifyOptions | undefined,
   caller: "verify" | "constructEvent",
 ): VerifiedDelivery {
-  const crypto = requireNodeCrypto(caller, `${caller}Async`);
+  // The message is built only where node:crypto is missing, not on every call.
+  const crypto = findNodeCrypto() ?? requireNodeCrypto(caller, `${caller}Async`);
   return concludeVerification(prepared, matchWithNodeCrypto(crypto, prepared.content, prepared.secrets), options);
 }
 

@@ -30,3 +30,11 @@ export type MessageEvents = {
   "message.delivered": MessageEvent<"message.delivered", "delivered">;
   "message.failed": MessageEvent<"message.failed", "failed">;
 };
+
+/** The event types of `MessageEvents`, as values: `receiver.on(MESSAGE_EVENT_TYPES, handler)` takes them all. */
+export const MESSAGE_EVENT_TYPES = [
+  "message.queued",
+  "message.sent",
+  "message.delivered",
+  "message.failed",
+] as const satisfies readonly (keyof MessageEvents)[];

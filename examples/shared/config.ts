@@ -1,0 +1,36 @@
+import type { Secret } from "@tidings/core";
+import type { MessageLog } from "./message-log";
+
+/** What every example's `createApp()` takes. */
+export interface AppOptions {
+  /** The endpoint secret, or several while rotating it. */
+  secret: Secret;
+  /** Where message statuses are kept. Default: a new, empty `MessageLog`. */
+  messages?: MessageLog;
+  /** Where the one-line event log goes. Default: `console.log`. */
+  log?: (line: string) => void;
+}
+
+export interface ServerConfig {
+  secret: string;
+  port: number;
+  host: string;
+}
+
+/** Reads WEBHOOK_SECRET, PORT (default 3000) and HOST (default 127.0.0.1); exits with a message if one is unusable. */
+export function serverConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const secret = env.WEBHOOK_SECRET;
+  if (!secret) {
+    fail(
+      "WEBHOOK_SECRET is not set. Start the example with the webhook endpoint's secret, e.g. WEBHOOK_SECRET=whsec_test",
+    );
+  }
+  const port = Number(env.PORT || 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) fail(`PORT must be a port number, not "${env.PORT}".`);
+  return { secret, port, host: env.HOST || "127.0.0.1" };
+}
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
