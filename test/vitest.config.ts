@@ -1,3 +1,3 @@
 import { packageTests } from "../config/vitest";
 
-export default packageTests("conformance", { testTimeout: 30_000, hookTimeout: 120_000 });
+export default packageTests("tests", { testTimeout: 30_000, hookTimeout: 120_000 });

@@ -1,71 +1,23 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { sign } from "@tidings/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildAndStartNextApp, type RunningNextApp } from "../../../test/support/next-app";
 
 // One `next build` + `next start` of test/fixture-app per run; every test talks to it over real HTTP.
 const APP_DIR = fileURLToPath(new URL("./fixture-app", import.meta.url));
-const NEXT_BIN = createRequire(import.meta.url).resolve("next/dist/bin/next");
 const SECRET = "whsec_next_fixture";
-const ENV = {
-  ...process.env,
-  NODE_ENV: "production" as const,
-  NEXT_TELEMETRY_DISABLED: "1",
-  TIDINGS_FIXTURE_SECRET: SECRET,
-};
 
-let output = "";
-let server: ChildProcess | undefined;
+let app: RunningNextApp;
 let baseUrl = "";
-
-function next(args: string[]): ChildProcess {
-  const child = spawn(process.execPath, [NEXT_BIN, ...args, APP_DIR], { cwd: APP_DIR, env: ENV });
-  child.stdout?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  return child;
-}
-
-function build(): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = next(["build"]);
-    child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`next build exited ${code}:\n${output}`))));
-  });
-}
-
-/** Resolves with the URL `next start` prints once it listens (port 0: the OS picks a free one). */
-function start(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const from = output.length;
-    const child = next(["start", "-p", "0", "-H", "127.0.0.1"]);
-    server = child;
-    child.on("error", reject);
-    child.on("exit", (code) => reject(new Error(`next start exited ${code}:\n${output}`)));
-    child.stdout?.on("data", () => {
-      const started = output.slice(from);
-      const url = /Local:\s+(http:\/\/\S+)/.exec(started)?.[1];
-      if (url && started.includes("Ready")) resolve(url);
-    });
-  });
-}
+const output = () => app.output();
 
 beforeAll(async () => {
-  await build();
-  baseUrl = await start();
+  app = await buildAndStartNextApp(APP_DIR, { TIDINGS_FIXTURE_SECRET: SECRET });
+  baseUrl = app.url;
 });
 
-afterAll(async () => {
-  if (!server || server.exitCode !== null) return;
-  const exited = new Promise((resolve) => server?.once("exit", resolve));
-  server.kill("SIGTERM");
-  await exited;
-});
+afterAll(() => app?.close());
 
 let eventCount = 0;
 function eventBody(extra: Record<string, unknown> = {}): Uint8Array {
@@ -100,19 +52,19 @@ const ROUTES = [
 describe.each(ROUTES)("$name ($path) in a real next build + next start", ({ path, edge }) => {
   it("accepts a valid delivery", async () => {
     const response = await post(path, eventBody());
-    expect(response.status, output).toBe(200);
+    expect(response.status, output()).toBe(200);
     expect(await response.json()).toEqual({ received: true });
   });
 
   it("rejects a tampered body as a signature mismatch", async () => {
     const response = await post(path, eventBody(), { sendBody: eventBody() });
-    expect(response.status, output).toBe(400);
+    expect(response.status, output()).toBe(400);
     expect((await errorOf(response)).code).toBe("signature_mismatch");
   });
 
   it("answers a replay as a duplicate", async () => {
     const body = eventBody();
-    expect((await post(path, body)).status, output).toBe(200);
+    expect((await post(path, body)).status, output()).toBe(200);
     const replay = await post(path, body);
     expect(replay.status).toBe(200);
     expect(await replay.json()).toEqual({ received: true, duplicate: true });
@@ -125,7 +77,7 @@ describe.each(ROUTES)("$name ($path) in a real next build + next start", ({ path
       sendBody: new Uint8Array(gzipSync(body)),
       headers: { "content-encoding": "gzip" },
     });
-    expect(response.status, output).toBe(edge ? 415 : 200);
+    expect(response.status, output()).toBe(edge ? 415 : 200);
   });
 
   it("answers GET with 405", async () => {
