@@ -78,9 +78,12 @@ function decodeWithZlib(zlib: Zlib, bytes: Uint8Array, coding: ContentCoding, ma
 const STREAM_FORMATS: Readonly<Record<ContentCoding, string>> = { gzip: "gzip", deflate: "deflate", br: "brotli" };
 
 async function decodeWithStreams(bytes: Uint8Array, coding: ContentCoding, maxBodyBytes: number) {
+  // Looked up on globalThis: some runtimes lack it, and Next.js warns at build time about a bare reference in Edge code.
+  const Decompression = (globalThis as { DecompressionStream?: typeof DecompressionStream }).DecompressionStream;
   let stream: DecompressionStream;
   try {
-    stream = new DecompressionStream(STREAM_FORMATS[coding] as CompressionFormat);
+    if (Decompression === undefined) throw new TypeError("no DecompressionStream");
+    stream = new Decompression(STREAM_FORMATS[coding] as CompressionFormat);
   } catch {
     throw new WebhookVerificationError(
       "unsupported_encoding",
