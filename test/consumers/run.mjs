@@ -1,0 +1,156 @@
+#!/usr/bin/env node
+// Consumer fixtures (`npm run test:consumers`): the packages as npm publishes them (`npm pack`), installed into a
+// project outside the repository, type-checked by tsc and run by node. See README.md beside this file.
+// Usage: node test/consumers/run.mjs [--keep] [--only=esm-bundler,esm-nodenext,cjs-require]
+import { spawnSync } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const HERE = fileURLToPath(new URL(".", import.meta.url));
+const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+
+/** The library packages. @tidings/cli (a command, not imported by apps) is not among them. */
+const PACKAGES = ["core", "express", "fastify", "fetch", "koa", "next", "redis"];
+/** What the fixtures import besides @tidings/*: the peers and types an app has, at the versions the repo tests. */
+const PEERS = ["express", "fastify", "ioredis", "@types/express", "@types/koa", "@types/node"];
+const FIXTURES = [
+  { name: "esm-bundler", output: "dist/index.mjs" },
+  { name: "esm-nodenext", output: "dist/index.mjs" },
+  { name: "cjs-require", output: "dist/index.cjs" },
+];
+
+/** npm scripts put npm_* settings (prefix, workspace...) in the environment: keep them from the nested npm. */
+function cleanNpmEnv() {
+  const keep = new Set(["npm_config_registry", "npm_config_cache", "npm_config_userconfig", "npm_config_globalconfig"]);
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) || keep.has(key)));
+}
+
+function run(command, args, cwd, what) {
+  const started = performance.now();
+  const result = spawnSync(command, args, { cwd, env: cleanNpmEnv(), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const seconds = (performance.now() - started) / 1000;
+  if (result.status !== 0) {
+    throw new Error(`${what} failed (${result.status ?? result.signal}):\n${result.stdout}${result.stderr}`);
+  }
+  return { stdout: result.stdout, seconds };
+}
+
+function rootVersion(name) {
+  return JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")).version;
+}
+
+/** `npm pack` of each package: exactly the files npm would publish. */
+function pack(destination) {
+  for (const name of PACKAGES) {
+    if (!existsSync(join(ROOT, "packages", name, "dist"))) {
+      throw new Error(`packages/${name}/dist is missing: run \`npx turbo run build\` first`);
+    }
+  }
+  mkdirSync(destination, { recursive: true });
+  const workspaces = PACKAGES.flatMap((name) => ["--workspace", `@tidings/${name}`]);
+  const { stdout, seconds } = run(
+    "npm",
+    ["pack", "--json", "--pack-destination", destination, ...workspaces],
+    ROOT,
+    "npm pack",
+  );
+  const packed = JSON.parse(stdout);
+  for (const entry of packed) console.log(`  packed ${entry.filename}: ${entry.entryCount} files, ${entry.size} B`);
+  return { tarballs: Object.fromEntries(packed.map((entry) => [entry.name, entry.filename])), seconds };
+}
+
+/** Every @tidings package must be the packed one, installed once at the top: none from the registry, none nested. */
+function assertInstalledFromTarballs(project) {
+  for (const name of PACKAGES) {
+    const dir = join(project, "node_modules", "@tidings", name);
+    if (!existsSync(join(dir, "package.json")) || lstatSync(dir).isSymbolicLink()) {
+      throw new Error(`${dir} is not an installed copy of the packed @tidings/${name}`);
+    }
+  }
+  const nested = [];
+  const dirs = (path) => readdirSync(path, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  const walkNodeModules = (nodeModules, depth) => {
+    for (const entry of dirs(nodeModules)) {
+      const path = join(nodeModules, entry.name);
+      if (entry.name === "@tidings" && depth > 0) nested.push(path);
+      if (entry.name.startsWith("@")) for (const scoped of dirs(path)) walkPackage(join(path, scoped.name), depth);
+      else walkPackage(path, depth);
+    }
+  };
+  const walkPackage = (path, depth) => {
+    if (existsSync(join(path, "node_modules"))) walkNodeModules(join(path, "node_modules"), depth + 1);
+  };
+  walkNodeModules(join(project, "node_modules"), 0);
+  if (nested.length > 0) throw new Error(`nested copies of @tidings packages: ${nested.join(", ")}`);
+}
+
+function install(project, tarballs) {
+  const dependencies = {};
+  for (const [name, file] of Object.entries(tarballs)) dependencies[name] = `file:tarballs/${file}`;
+  for (const name of PEERS) dependencies[name] = rootVersion(name);
+  const manifest = { name: "tidings-consumers", private: true, dependencies };
+  writeFileSync(join(project, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  // --prefer-offline: the root install already put every peer in npm's cache; the registry only on a miss.
+  const args = ["install", "--prefer-offline", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error"];
+  const { seconds } = run("npm", args, project, "npm install of the tarballs");
+  assertInstalledFromTarballs(project);
+  return seconds;
+}
+
+function testFixture(project, fixture) {
+  const dir = join(project, fixture.name);
+  cpSync(join(HERE, fixture.name), dir, { recursive: true, filter: (path) => !/[\\/](dist|node_modules)$/.test(path) });
+  const typecheck = run(process.execPath, [TSC, "-p", dir], project, `tsc -p ${fixture.name}`);
+  const execution = run(process.execPath, [join(dir, fixture.output)], dir, `node ${fixture.name}/${fixture.output}`);
+  process.stdout.write(execution.stdout);
+  return { tsc: typecheck.seconds, node: execution.seconds };
+}
+
+function main() {
+  const only = process.argv
+    .find((arg) => arg.startsWith("--only="))
+    ?.slice("--only=".length)
+    ?.split(",");
+  const fixtures = only ? FIXTURES.filter((fixture) => only.includes(fixture.name)) : FIXTURES;
+  if (fixtures.length === 0) throw new Error(`no fixture matches --only=${only}`);
+  const project = mkdtempSync(join(tmpdir(), "tidings-consumers-"));
+  const keep = process.argv.includes("--keep");
+  let failed = 0;
+  try {
+    console.log(`packing into ${project}/tarballs`);
+    const packed = pack(join(project, "tarballs"));
+    console.log(`  (${packed.seconds.toFixed(1)} s)`);
+    console.log(`installing the tarballs and ${PEERS.join(", ")}`);
+    console.log(`  (${install(project, packed.tarballs).toFixed(1)} s)`);
+    for (const fixture of fixtures) {
+      console.log(`\n== ${fixture.name}`);
+      try {
+        const times = testFixture(project, fixture);
+        console.log(`ok ${fixture.name}: tsc ${times.tsc.toFixed(1)} s, node ${times.node.toFixed(1)} s`);
+      } catch (error) {
+        failed++;
+        console.error(`FAILED ${fixture.name}: ${error.message}`);
+      }
+    }
+  } finally {
+    if (keep) console.log(`\nkept ${project}`);
+    else rmSync(project, { recursive: true, force: true });
+  }
+  console.log(`\nconsumers: ${fixtures.length - failed} passed, ${failed} failed`);
+  process.exitCode = failed === 0 ? 0 : 1;
+}
+
+main();
