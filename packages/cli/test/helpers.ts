@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable, Writable } from "node:stream";
-import { createReceiver, handleNodeRequest, type MessageEvents, writeNodeResponse } from "@tidings/core";
+import { createReceiver, type MessageEvents } from "@tidings/core";
+import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
 import type { Io } from "../src/io";
 import { run } from "../src/program";
 

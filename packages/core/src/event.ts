@@ -4,7 +4,7 @@ import { WebhookVerificationError } from "./errors";
 export type DeliveryEvent = Readonly<Record<string, unknown>>;
 
 // Non-fatal: a signed body with a stray invalid byte inside a JSON string still parses (as U+FFFD).
-const decoder = new TextDecoder();
+const decoder = /* @__PURE__ */ new TextDecoder();
 
 /** Parses verified bytes as a JSON object; anything else is `invalid_payload`. */
 export function parseEvent(bytes: Uint8Array): DeliveryEvent {
@@ -14,15 +14,12 @@ export function parseEvent(bytes: Uint8Array): DeliveryEvent {
   } catch (cause) {
     throw new WebhookVerificationError(
       "invalid_payload",
-      `The delivery's signature is valid but its body is not JSON (${(cause as Error).message}).`,
+      `Signature valid, but the body is not JSON (${(cause as Error).message}).`,
       { cause },
     );
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new WebhookVerificationError(
-      "invalid_payload",
-      "The delivery's signature is valid but its body is not a JSON object.",
-    );
+    throw new WebhookVerificationError("invalid_payload", "Signature valid, but the body is not a JSON object.");
   }
   return value as DeliveryEvent;
 }

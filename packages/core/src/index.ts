@@ -1,7 +1,6 @@
 export { bodyAlreadyConsumed } from "./body/consumed";
 export { type ContentCoding, contentCodings, decodeBody } from "./body/content-encoding";
 export { bodyTruncated, DEFAULT_MAX_BODY_BYTES, payloadTooLarge, withinLimit } from "./body/limits";
-export { isNodeStreamConsumed, type NodeRequestLike, readNodeBody } from "./body/node-stream";
 export { type ReadBodyOptions, readRequestBody } from "./body/web-request";
 export { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER } from "./constants";
 export { constructEvent, constructEventAsync } from "./construct-event";
@@ -9,7 +8,6 @@ export { type WebhookErrorCode, WebhookVerificationError } from "./errors";
 export type { DeliveryEvent } from "./event";
 export { parseSignatureHeader, type SignatureHeader } from "./header";
 export { type HeaderSource, headerValue } from "./http/headers";
-export { handleNodeRequest, type NodeRequestOptions, type NodeResponseLike, writeNodeResponse } from "./http/node";
 export type { ReceiveErrorCode, ReceiveResult, ReceiverErrorCode } from "./http/result";
 export { handleWebRequest } from "./http/web";
 export type { RawPayload } from "./payload";

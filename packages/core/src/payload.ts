@@ -3,7 +3,7 @@ import { WebhookVerificationError } from "./errors";
 /** What a caller may hand us as the body: the exact bytes received, or text that encodes to them in UTF-8. */
 export type RawPayload = string | Uint8Array | ArrayBuffer;
 
-const encoder = new TextEncoder();
+const encoder = /* @__PURE__ */ new TextEncoder();
 
 /** The payload's bytes, or undefined when it is not raw (typically an object a body parser produced). */
 export function payloadBytes(payload: unknown): Uint8Array | undefined {
@@ -23,6 +23,6 @@ export function requirePayloadBytes(payload: unknown): Uint8Array {
   const got = payload === null ? "null" : typeof payload;
   throw new WebhookVerificationError(
     "body_already_parsed",
-    `Expected the raw request body (Buffer, Uint8Array, ArrayBuffer or string) but got ${got}. A body parser has already parsed it; re-serialising cannot restore the signed bytes. Pass the raw body: mount the webhook route before any JSON body parser, or capture the raw bytes.`,
+    `Expected the raw body bytes, got ${got}: a body parser read it first. Pass the raw body.`,
   );
 }

@@ -9,11 +9,11 @@ export interface SignOptions {
 /** Signs a payload the way the service does; returns the `Service-Signature` header value. For tests and tools. */
 export function sign(payload: RawPayload, secret: string, options?: SignOptions): string {
   const bytes = payloadBytes(payload);
-  if (bytes === undefined) throw new TypeError("payload must be a string, Uint8Array or ArrayBuffer");
+  if (bytes === undefined) throw new TypeError("payload must be bytes or a string");
   if (typeof secret !== "string" || secret === "") throw new TypeError("secret must be a non-empty string");
   const timestamp = options?.timestamp ?? Math.floor(Date.now() / 1000);
   if (!Number.isSafeInteger(timestamp) || timestamp < 0) {
-    throw new TypeError("timestamp must be a whole number of Unix seconds, 0 or more");
+    throw new TypeError("timestamp must be whole Unix seconds ≥ 0");
   }
   const digest = hmacWithNodeCrypto(requireNodeCrypto("sign"), secret, `${timestamp}.`, bytes);
   return `t=${timestamp},v1=${digest.toString("hex")}`;

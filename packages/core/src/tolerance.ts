@@ -11,7 +11,7 @@ export interface VerifyOptions {
 export function resolveTolerance(options: VerifyOptions | undefined): number {
   const tolerance = options?.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (typeof tolerance !== "number" || !Number.isFinite(tolerance) || tolerance < 0) {
-    throw new TypeError("toleranceSeconds must be a finite number of seconds, 0 or more");
+    throw new TypeError("toleranceSeconds must be a finite number ≥ 0");
   }
   return tolerance;
 }
@@ -19,7 +19,7 @@ export function resolveTolerance(options: VerifyOptions | undefined): number {
 function currentSeconds(options: VerifyOptions | undefined): number {
   const nowMs = (options?.now ?? Date.now)();
   if (typeof nowMs !== "number" || !Number.isFinite(nowMs)) {
-    throw new TypeError("now() must return the current time in milliseconds as a finite number");
+    throw new TypeError("now() must return milliseconds");
   }
   return Math.floor(nowMs / 1000);
 }
@@ -34,13 +34,13 @@ export function assertWithinTolerance(
   if (timestamp < now - toleranceSeconds) {
     throw new WebhookVerificationError(
       "timestamp_too_old",
-      `The delivery was signed ${now - timestamp} s ago, more than the ${toleranceSeconds} s tolerance: it is stale or replayed. If this server's clock is wrong, fix its time sync.`,
+      `Signed ${now - timestamp} s ago, over the ${toleranceSeconds} s tolerance: stale, replayed, or a clock is off.`,
     );
   }
   if (timestamp > now + toleranceSeconds) {
     throw new WebhookVerificationError(
       "timestamp_in_future",
-      `The delivery's timestamp is ${timestamp - now} s ahead of this server's clock, more than the ${toleranceSeconds} s tolerance. Check this server's time sync.`,
+      `Signed ${timestamp - now} s in the future, over the ${toleranceSeconds} s tolerance: check this server's clock.`,
     );
   }
 }

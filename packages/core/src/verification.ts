@@ -25,31 +25,13 @@ export interface PreparedVerification {
   toleranceSeconds: number;
 }
 
-/**
- * `normalizeSecrets` without its iterator for valid input (it runs on every delivery): a non-empty string as a
- * one-element list, an array of non-empty strings as is. Anything else gets `normalizeSecrets`'s errors.
- */
-function secretList(secret: Secret): readonly string[] {
-  if (typeof secret === "string") {
-    if (secret !== "") return [secret];
-  } else if (Array.isArray(secret) && secret.length > 0) {
-    let valid = true;
-    for (let i = 0; valid && i < secret.length; i++) {
-      const value: unknown = secret[i];
-      valid = typeof value === "string" && value !== "";
-    }
-    if (valid) return secret;
-  }
-  return normalizeSecrets(secret);
-}
-
 export function prepareVerification(
   payload: unknown,
   header: string | null | undefined,
   secret: Secret,
   options: VerifyOptions | undefined,
 ): PreparedVerification {
-  const secrets = secretList(secret);
+  const secrets = normalizeSecrets(secret);
   const toleranceSeconds = resolveTolerance(options);
   const bytes = requirePayloadBytes(payload);
   const parsed = parseHeaderDetailed(header);
@@ -71,11 +53,11 @@ export function concludeVerification(
     const { signatures } = prepared.content;
     throw new WebhookVerificationError(
       "signature_mismatch",
-      `No v1 signature in the Service-Signature header matches the body (${signatures.length} signature(s) checked against ${prepared.secrets.length} secret(s)). Verify over the raw request body exactly as received, with this webhook endpoint's secret.`,
+      `No v1 signature matches (${signatures.length} checked, ${prepared.secrets.length} secret(s)): wrong secret, or the body changed.`,
     );
   }
   assertWithinTolerance(prepared.timestamp, prepared.toleranceSeconds, options);
-  return { timestamp: prepared.timestamp, secretIndex: match.secretIndex, signature: match.signature };
+  return { timestamp: prepared.timestamp, ...match };
 }
 
 export function publicResult({ timestamp, secretIndex }: VerifyResult): VerifyResult {

@@ -50,7 +50,7 @@ describe("MemoryStore", () => {
     await expect(store.claim("k", 1000)).resolves.toMatchObject({ state: "claimed" });
   });
 
-  it("stays within maxEntries, evicting the least recently written key", async () => {
+  it("stays within maxEntries, evicting the oldest claim first", async () => {
     const { store } = clockedStore(3);
     for (const key of ["a", "b", "c"]) await store.complete(key, await claimToken(store, key), 60_000);
     await store.complete("a", "stale token", 60_000);
@@ -58,6 +58,14 @@ describe("MemoryStore", () => {
     expect(store.size).toBe(3);
     await expect(store.claim("a", 1000)).resolves.toMatchObject({ state: "claimed" });
     await expect(store.claim("c", 1000)).resolves.toEqual({ state: "done" });
+  });
+
+  it("evicts a batch of the oldest claims at once when it passes maxEntries", async () => {
+    const { store } = clockedStore(32);
+    for (let n = 0; n < 33; n++) await claimToken(store, `k${n}`);
+    expect(store.size).toBe(30); // 1 over the limit + 32/16
+    await expect(store.claim("k0", 1000)).resolves.toMatchObject({ state: "claimed" });
+    await expect(store.claim("k3", 1000)).resolves.toEqual({ state: "in-flight" });
   });
 
   it("rejects a non-positive maxEntries", () => {

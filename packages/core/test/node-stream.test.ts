@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { readNodeBody } from "../src";
+import { readNodeBody } from "../src/node";
 import { post, withServer } from "./node-server";
 
 const FIX = "Mount the webhook first.";

@@ -52,6 +52,25 @@ describe("readRequestBody", () => {
     const locked = post("{}");
     locked.body?.getReader();
     expect(await codeOf(readRequestBody(locked, { maxBodyBytes: 100, consumedFix: FIX }))).toBe("body_already_parsed");
+    const lockedWithLength = post("{}", { "content-length": "2" });
+    lockedWithLength.body?.getReader();
+    const options = { maxBodyBytes: 100, consumedFix: FIX };
+    expect(await codeOf(readRequestBody(lockedWithLength, options))).toBe("body_already_parsed");
+  });
+
+  it("reads a body with a Content-Length through arrayBuffer(), without touching request.body", async () => {
+    const request = post(bytes('{"a":1}'), { "content-length": "7" });
+    let bodyTouched = false;
+    const watched = new Proxy(request, {
+      get(target, property) {
+        if (property === "body") bodyTouched = true;
+        const value = Reflect.get(target, property, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const read = await readRequestBody(watched, { maxBodyBytes: 100, consumedFix: FIX });
+    expect(new TextDecoder().decode(read)).toBe('{"a":1}');
+    expect(bodyTouched).toBe(false);
   });
 
   it("refuses a declared Content-Length over the limit without pulling the stream", async () => {

@@ -1,4 +1,5 @@
-import { type EventMap, handleNodeRequest, type Receiver, writeNodeResponse } from "@tidings/core";
+import type { EventMap, Receiver } from "@tidings/core";
+import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
 import type { RequestHandler } from "express";
 import { parsedRawBody } from "./raw-body";
 

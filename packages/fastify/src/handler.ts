@@ -1,4 +1,5 @@
-import { handleNodeRequest, type ReceiveResult, type Receiver } from "@tidings/core";
+import type { ReceiveResult, Receiver } from "@tidings/core";
+import { handleNodeRequest } from "@tidings/core/node";
 import type { FastifyReply, FastifyRequest } from "fastify";
 
 // biome-ignore lint/suspicious/noExplicitAny: a receiver of any event map; the plugin only moves bytes

@@ -1,4 +1,5 @@
-import { type EventMap, handleNodeRequest, type Receiver } from "@tidings/core";
+import type { EventMap, Receiver } from "@tidings/core";
+import { handleNodeRequest } from "@tidings/core/node";
 import type { Middleware } from "koa";
 
 const CONSUMED_FIX =

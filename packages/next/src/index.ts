@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type EventMap, handleNodeRequest, handleWebRequest, type Receiver, writeNodeResponse } from "@tidings/core";
+import { type EventMap, handleWebRequest, type Receiver } from "@tidings/core";
+import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
 
 const ROUTE_FIX =
   "In a Next.js route handler, export createRouteHandler(receiver) as POST directly: nothing may call request.json(), text(), formData() or arrayBuffer() before it. If proxy.ts (middleware.ts) matches this path, Next.js buffers only the first 10 MB of the body for it (experimental.proxyClientMaxBodySize): exclude the webhook path from its matcher.";

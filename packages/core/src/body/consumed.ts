@@ -4,6 +4,6 @@ import { WebhookVerificationError } from "../errors";
 export function bodyAlreadyConsumed(fix: string): WebhookVerificationError {
   return new WebhookVerificationError(
     "body_already_parsed",
-    `The request body was already read by another middleware before the webhook handler, so its exact bytes are gone and the signature cannot be checked. ${fix}`,
+    `Another middleware read the request body first, so the signed bytes are gone. ${fix}`,
   );
 }

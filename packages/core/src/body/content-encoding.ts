@@ -14,6 +14,13 @@ const CODINGS: Readonly<Record<string, ContentCoding | "identity">> = {
   identity: "identity",
 };
 
+function unsupported(coding: string): WebhookVerificationError {
+  return new WebhookVerificationError(
+    "unsupported_encoding",
+    `Content-Encoding "${coding}" is not supported; use gzip, deflate or none.`,
+  );
+}
+
 /** The codings applied to the body, in the order they were applied; 415 for any we cannot undo. */
 export function contentCodings(headers: HeaderSource): ContentCoding[] {
   const header = headerValue(headers, "content-encoding");
@@ -21,12 +28,7 @@ export function contentCodings(headers: HeaderSource): ContentCoding[] {
   const codings: ContentCoding[] = [];
   for (const token of header.split(",")) {
     const coding = CODINGS[token.trim().toLowerCase()];
-    if (coding === undefined) {
-      throw new WebhookVerificationError(
-        "unsupported_encoding",
-        `Content-Encoding "${token.trim()}" is not supported; send the body as identity, gzip, deflate or br.`,
-      );
-    }
+    if (coding === undefined) throw unsupported(token.trim());
     if (coding !== "identity") codings.push(coding);
   }
   return codings;
@@ -46,11 +48,7 @@ export async function decodeBody(
 }
 
 function undecodable(coding: ContentCoding, cause: unknown): WebhookVerificationError {
-  return new WebhookVerificationError(
-    "invalid_payload",
-    `The body is not valid ${coding} data although Content-Encoding says so.`,
-    { cause },
-  );
+  return new WebhookVerificationError("invalid_payload", `The body is not valid ${coding} data.`, { cause });
 }
 
 type Zlib = typeof import("node:zlib");
@@ -85,10 +83,7 @@ async function decodeWithStreams(bytes: Uint8Array, coding: ContentCoding, maxBo
     if (Decompression === undefined) throw new TypeError("no DecompressionStream");
     stream = new Decompression(STREAM_FORMATS[coding] as CompressionFormat);
   } catch {
-    throw new WebhookVerificationError(
-      "unsupported_encoding",
-      `Content-Encoding "${coding}" cannot be decoded in this runtime; send the body as identity, gzip or deflate.`,
-    );
+    throw unsupported(coding);
   }
   try {
     return await readStreamWithin(

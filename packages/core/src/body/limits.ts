@@ -7,7 +7,7 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export function payloadTooLarge(maxBodyBytes: number): WebhookVerificationError {
   return new WebhookVerificationError(
     "payload_too_large",
-    `The request body is larger than the ${maxBodyBytes}-byte limit (maxBodyBytes); raise it in createReceiver() if deliveries are legitimately this large.`,
+    `The body is over the ${maxBodyBytes}-byte limit (maxBodyBytes in createReceiver()).`,
   );
 }
 
@@ -27,7 +27,7 @@ export function assertDeclaredWithinLimit(headers: HeaderSource, maxBodyBytes: n
 export function bodyTruncated(received: number, declared: number): WebhookVerificationError {
   return new WebhookVerificationError(
     "body_truncated",
-    `Received ${received} of the ${declared} bytes the Content-Length header announced: the body was cut off before it reached the receiver (a proxy or middleware that buffers bodies with a size cap can do this).`,
+    `Got ${received} of the ${declared} bytes Content-Length announced: the body was cut off (by a proxy's size cap?).`,
   );
 }
 

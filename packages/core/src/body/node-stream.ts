@@ -30,10 +30,7 @@ export async function readNodeBody(request: NodeRequestLike, options: ReadBodyOp
 }
 
 function interrupted(): WebhookVerificationError {
-  return new WebhookVerificationError(
-    "body_truncated",
-    "The request stream closed before the body was complete (the client disconnected mid-body).",
-  );
+  return new WebhookVerificationError("body_truncated", "The client disconnected before the body was complete.");
 }
 
 function collect(request: NodeRequestLike, options: ReadBodyOptions, declared: number | undefined) {

@@ -1,6 +1,6 @@
 import { bodyAlreadyConsumed } from "./consumed";
 import { contentCodings, decodeBody } from "./content-encoding";
-import { assertDeclaredWithinLimit, assertNotTruncated } from "./limits";
+import { assertDeclaredWithinLimit, assertNotTruncated, withinLimit } from "./limits";
 import { readStreamWithin } from "./web-stream";
 
 export interface ReadBodyOptions {
@@ -11,11 +11,34 @@ export interface ReadBodyOptions {
 
 /** The exact bytes of a Web `Request`'s body, bounded, with its Content-Encoding undone. Never calls `text()`. */
 export async function readRequestBody(request: Request, options: ReadBodyOptions): Promise<Uint8Array> {
-  // bodyUsed: read or cancelled; locked: a reader was taken but nothing read yet.
-  if (request.bodyUsed || request.body?.locked) throw bodyAlreadyConsumed(options.consumedFix);
+  if (request.bodyUsed) throw bodyAlreadyConsumed(options.consumedFix);
   const codings = contentCodings(request.headers);
   const declared = assertDeclaredWithinLimit(request.headers, options.maxBodyBytes);
-  const raw = request.body ? await readStreamWithin(request.body, options.maxBodyBytes) : new Uint8Array(0);
+  const raw = declared === undefined ? await readUndeclared(request, options) : await readDeclared(request, options);
   assertNotTruncated(raw.byteLength, declared);
   return decodeBody(raw, codings, options.maxBodyBytes);
+}
+
+/**
+ * A body with a Content-Length within the limit: the HTTP layer delivers at most that many bytes, so
+ * `arrayBuffer()` is safe, and on Node servers that build their Request lazily (@hono/node-server) it reads
+ * the socket directly, where touching `request.body` would first build a full Web stream around it.
+ */
+async function readDeclared(request: Request, options: ReadBodyOptions): Promise<Uint8Array> {
+  try {
+    return withinLimit(new Uint8Array(await request.arrayBuffer()), options.maxBodyBytes);
+  } catch (error) {
+    // A reader acquired without reading ("locked") makes arrayBuffer() throw "Body is unusable".
+    if (error instanceof TypeError && /unusable|locked|disturbed/i.test(error.message)) {
+      throw bodyAlreadyConsumed(options.consumedFix);
+    }
+    throw error;
+  }
+}
+
+/** No Content-Length (chunked): read the stream and stop as soon as it passes the limit. */
+async function readUndeclared(request: Request, options: ReadBodyOptions): Promise<Uint8Array> {
+  if (request.body === null) return new Uint8Array(0);
+  if (request.body.locked) throw bodyAlreadyConsumed(options.consumedFix);
+  return readStreamWithin(request.body, options.maxBodyBytes);
 }

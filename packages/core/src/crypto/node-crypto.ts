@@ -15,29 +15,24 @@ export function findNodeCrypto(): NodeCrypto | undefined {
 export function requireNodeCrypto(caller: string, alternative?: string): NodeCrypto {
   const crypto = findNodeCrypto();
   if (crypto === undefined) {
-    const instead = alternative ? `; use ${alternative}() instead, it uses Web Crypto here` : "";
-    throw new Error(`${caller}() needs node:crypto, which this runtime does not provide${instead}.`);
+    const instead = alternative ? `; use ${alternative}()` : "";
+    throw new Error(`${caller}() needs node:crypto${instead}.`);
   }
   return crypto;
 }
 
-const MAX_CACHED_KEYS = 32;
-// Encoding the secret string to key bytes on every call costs about as much as parsing the header; endpoint
-// secrets are few and long-lived (the Web Crypto path caches its imported keys the same way).
-const keyCache = new Map<string, Buffer>();
-
-function keyBytes(secret: string): Buffer {
-  let key = keyCache.get(secret);
-  if (key === undefined) {
-    if (keyCache.size >= MAX_CACHED_KEYS) keyCache.clear();
-    key = Buffer.from(secret, "utf8");
-    keyCache.set(secret, key);
-  }
-  return key;
-}
+// The secret's key bytes, per secret: encoding the string on every call costs about as much as parsing the header.
+// Secrets are few and long-lived; the Web Crypto path caches its imported keys the same way.
+const keys = new Map<string, Buffer>();
 
 export function hmacWithNodeCrypto(crypto: NodeCrypto, secret: string, prefix: string, payload: Uint8Array): Buffer {
-  return crypto.createHmac("sha256", keyBytes(secret)).update(prefix).update(payload).digest();
+  let key = keys.get(secret);
+  if (key === undefined) {
+    if (keys.size >= 32) keys.clear();
+    key = Buffer.from(secret, "utf8");
+    keys.set(secret, key);
+  }
+  return crypto.createHmac("sha256", key).update(prefix).update(payload).digest();
 }
 
 export function matchWithNodeCrypto(
@@ -45,14 +40,12 @@ export function matchWithNodeCrypto(
   content: SignedContent,
   secrets: readonly string[],
 ): SignatureMatch | undefined {
-  const { signatures } = content;
-  const candidates: Buffer[] = new Array(signatures.length);
-  for (let i = 0; i < signatures.length; i++) candidates[i] = Buffer.from(signatures[i] as string, "hex");
+  const candidates = content.signatures.map((hex) => Buffer.from(hex, "hex"));
   for (let secretIndex = 0; secretIndex < secrets.length; secretIndex++) {
     const expected = hmacWithNodeCrypto(crypto, secrets[secretIndex] as string, content.prefix, content.payload);
     for (let i = 0; i < candidates.length; i++) {
       if (crypto.timingSafeEqual(expected, candidates[i] as Buffer)) {
-        return { secretIndex, signature: signatures[i] as string };
+        return { secretIndex, signature: content.signatures[i] as string };
       }
     }
   }

@@ -3,9 +3,9 @@ import { hexToBytes } from "./hex";
 import type { SignatureMatch, SignedContent } from "./signed-content";
 
 const MAX_CACHED_KEYS = 32;
-const encoder = new TextEncoder();
+const encoder = /* @__PURE__ */ new TextEncoder();
 // Importing a key is the costly part of a Web Crypto HMAC; endpoint secrets are few and long-lived.
-const keyCache = new Map<string, Promise<CryptoKey>>();
+const keyCache = /* @__PURE__ */ new Map<string, Promise<CryptoKey>>();
 
 function importKey(secret: string): Promise<CryptoKey> {
   let key = keyCache.get(secret);

@@ -17,14 +17,14 @@ export interface ReceiveResult {
   body: string;
 }
 
-const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" } as const;
+const JSON_HEADERS: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
+
+// Built once and shared by every accepted delivery; adapters only read them.
+const ACCEPTED: ReceiveResult = { status: 200, headers: JSON_HEADERS, body: '{"received":true}' };
+const DUPLICATE: ReceiveResult = { ...ACCEPTED, body: '{"received":true,"duplicate":true}' };
 
 export function acceptedResult(duplicate: boolean): ReceiveResult {
-  return {
-    status: 200,
-    headers: { ...JSON_HEADERS },
-    body: JSON.stringify(duplicate ? { received: true, duplicate: true } : { received: true }),
-  };
+  return duplicate ? DUPLICATE : ACCEPTED;
 }
 
 export function errorResult(

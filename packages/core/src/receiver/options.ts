@@ -50,7 +50,7 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
   const toleranceSeconds = resolveTolerance(options);
   const doneTtlMs = positiveInteger(options.doneTtlMs ?? DEFAULT_DONE_TTL_MS, "doneTtlMs");
   if (doneTtlMs < toleranceSeconds * 1000) {
-    throw new TypeError("doneTtlMs must be at least the tolerance, or replays inside the time window would run again");
+    throw new TypeError("doneTtlMs must be ≥ the tolerance");
   }
   return {
     secrets: normalizeSecrets(options.secret),

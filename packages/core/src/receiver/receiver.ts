@@ -40,8 +40,7 @@ export interface ReceiveErrorInfo {
 
 export type ErrorHandler = (error: unknown, info: ReceiveErrorInfo) => void;
 
-const HANDLER_FAILED =
-  "A handler failed; the delivery was not marked as processed, so the sender's retry will run it again.";
+const HANDLER_FAILED = "A handler failed; nothing was marked processed, so a retry runs it again.";
 
 export class Receiver<Events extends EventMap = MessageEvents> {
   readonly #options: ResolvedReceiverOptions;
@@ -79,7 +78,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
   /** Checks the method, reads the body through the adapter, then receives it. Never throws. */
   async handle(request: IncomingRequest): Promise<ReceiveResult> {
     if (request.method !== undefined && request.method.toUpperCase() !== "POST") {
-      return errorResult(405, "method_not_allowed", `Webhook deliveries are POST requests, not ${request.method}.`, {
+      return errorResult(405, "method_not_allowed", `Deliveries are POSTed, not ${request.method}.`, {
         headers: { allow: "POST" },
       });
     }
@@ -108,7 +107,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       const parsed = parseEvent(prepared.content.payload);
       const type = options.typeOf(parsed);
       if (type === undefined) {
-        throw new WebhookVerificationError("invalid_payload", "The event has no type (a non-empty string `type`).");
+        throw new WebhookVerificationError("invalid_payload", "The event has no string `type`.");
       }
       event = parsed;
       const schema = options.schemas[type];
@@ -139,39 +138,47 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       claim = await store.claim(context.deliveryKey, leaseMs);
     } catch (error) {
       this.#report(error, { code: "store_unavailable", status: 503, event, context });
-      return errorResult(
-        503,
-        "store_unavailable",
-        "The delivery store is unreachable; nothing was processed. Retry later.",
-        { headers: { "retry-after": "5" } },
-      );
+      return errorResult(503, "store_unavailable", "Delivery store unreachable; nothing was processed.", {
+        headers: { "retry-after": "5" },
+      });
     }
     if (claim.state === "done") return acceptedResult(true);
     if (claim.state === "in-flight") {
-      return errorResult(
-        409,
-        "delivery_in_progress",
-        "This delivery is being processed by another request right now; retry later.",
-        { headers: { "retry-after": "5" } },
-      );
+      return errorResult(409, "delivery_in_progress", "Being processed by another request; retry later.", {
+        headers: { "retry-after": "5" },
+      });
     }
     const failures = await this.#runHandlers(event, context);
     if (failures.length > 0) {
-      await store.release(context.deliveryKey, claim.token).catch((error: unknown) => {
+      try {
+        await store.release(context.deliveryKey, claim.token);
+      } catch (error) {
         this.#report(error, { code: "store_unavailable", status: 500, event, context });
-      });
+      }
       for (const failure of failures) this.#report(failure, { code: "handler_failed", status: 500, event, context });
       return errorResult(500, "handler_failed", HANDLER_FAILED);
     }
-    // The handlers ran: answering 5xx now would make the sender deliver again and run them twice.
-    await store.complete(context.deliveryKey, claim.token, doneTtlMs).catch((error: unknown) => {
+    try {
+      await store.complete(context.deliveryKey, claim.token, doneTtlMs);
+    } catch (error) {
+      // The handlers ran: answering 5xx now would make the sender deliver again and run them twice.
       this.#report(error, { code: "store_unavailable", status: 200, event, context });
-    });
+    }
     return acceptedResult(false);
   }
 
+  /** Runs every handler for the event (all of them, even when one fails) and returns what they threw. */
   async #runHandlers(event: unknown, context: DeliveryContext): Promise<unknown[]> {
     const handlers = this.#handlers.for(context.type);
+    if (handlers.length === 0) return [];
+    if (handlers.length === 1) {
+      try {
+        await (handlers[0] as Handler<unknown>)(event, context);
+        return [];
+      } catch (error) {
+        return [error];
+      }
+    }
     const settled = await Promise.allSettled(handlers.map(async (handler) => handler(event, context)));
     return settled.flatMap((outcome) => (outcome.status === "rejected" ? [outcome.reason] : []));
   }
@@ -186,7 +193,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       return verificationErrorResult(error, issues);
     }
     this.#report(error, { code: "internal_error", status: 500, ...about });
-    return errorResult(500, "internal_error", "The webhook receiver failed unexpectedly; see the server logs.");
+    return errorResult(500, "internal_error", "Unexpected failure; see the server logs.");
   }
 
   /** Tells `onError` subscribers; failures of ours nobody subscribed to go to the logger. */

@@ -1,7 +1,7 @@
 import { type ClaimResult, type DeliveryStore, newClaimToken } from "./delivery-store";
 
 export interface MemoryStoreOptions {
-  /** Most keys kept; the least recently used go first. Default 10,000. */
+  /** Most keys kept; past it the oldest claims go first, 1/16 of them at a time. Default 10,000. */
   maxEntries?: number;
   /** Current time in milliseconds. Default `Date.now`. */
   now?: () => number;
@@ -13,7 +13,7 @@ interface Entry {
   expiresAt: number;
 }
 
-/** An in-process, bounded (LRU + TTL) DeliveryStore: dedup for a receiver that runs as a single instance. */
+/** An in-process, bounded (oldest claims evicted first, TTL) DeliveryStore: dedup for a single-instance receiver. */
 export class MemoryStore implements DeliveryStore {
   readonly #entries = new Map<string, Entry>();
   readonly #maxEntries: number;
@@ -35,13 +35,16 @@ export class MemoryStore implements DeliveryStore {
     const entry = this.#live(key);
     if (entry) return { state: entry.state };
     const token = newClaimToken();
-    this.#set(key, { state: "in-flight", token, expiresAt: this.#now() + leaseMs });
+    this.#insert(key, { state: "in-flight", token, expiresAt: this.#now() + leaseMs });
     return { state: "claimed", token };
   }
 
   async complete(key: string, token: string, ttlMs: number): Promise<boolean> {
-    if (!this.#heldBy(key, token)) return false;
-    this.#set(key, { state: "done", token, expiresAt: this.#now() + ttlMs });
+    const entry = this.#heldBy(key, token);
+    if (!entry) return false;
+    // In place: re-inserting would leave a deleted slot in the Map for every delivery.
+    entry.state = "done";
+    entry.expiresAt = this.#now() + ttlMs;
     return true;
   }
 
@@ -51,10 +54,10 @@ export class MemoryStore implements DeliveryStore {
     return true;
   }
 
-  /** Only an unexpired in-flight claim with this token can be completed or released. */
-  #heldBy(key: string, token: string): boolean {
+  /** The entry, if it is an unexpired in-flight claim with this token: only those can be completed or released. */
+  #heldBy(key: string, token: string): Entry | undefined {
     const entry = this.#live(key);
-    return entry?.state === "in-flight" && entry.token === token;
+    return entry?.state === "in-flight" && entry.token === token ? entry : undefined;
   }
 
   #live(key: string): Entry | undefined {
@@ -66,12 +69,17 @@ export class MemoryStore implements DeliveryStore {
     return entry;
   }
 
-  /** (Re)inserts at the most recent end of the map's order, then evicts from the oldest end. */
-  #set(key: string, entry: Entry): void {
-    this.#entries.delete(key);
+  /**
+   * Adds a claim at the newest end of the Map's order; past `maxEntries`, evicts the oldest claims in a batch.
+   * Batching matters: each `keys()` iterator first walks over the slots of deleted keys, so evicting one key per
+   * insert would cost a walk over thousands of holes on every delivery once the store is full.
+   */
+  #insert(key: string, entry: Entry): void {
     this.#entries.set(key, entry);
+    if (this.#entries.size <= this.#maxEntries) return;
+    let excess = this.#entries.size - this.#maxEntries + Math.floor(this.#maxEntries / 16);
     for (const oldest of this.#entries.keys()) {
-      if (this.#entries.size <= this.#maxEntries) break;
+      if (excess-- <= 0) break;
       this.#entries.delete(oldest);
     }
   }

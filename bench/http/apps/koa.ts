@@ -1,0 +1,38 @@
+import { webhookMiddleware } from "@tidings/koa";
+import Koa from "koa";
+import { SIGNATURE_HEADER } from "../../lib/deliveries";
+import { verifyInline } from "../ideal";
+import { ANSWER_BODY, ANSWER_HEADERS, ROUTES, readRequestBody, type StartApp } from "../routes";
+import { listen } from "./listen";
+
+export const start: StartApp = async ({ receiver, hooks }) => {
+  const app = new Koa();
+  const adapter = webhookMiddleware(receiver);
+  // Koa has no router of its own: one middleware dispatches on the path, the same way for every route.
+  app.use(async (ctx, next) => {
+    if (ctx.method !== "POST") return next();
+    switch (ctx.path) {
+      case ROUTES.bare:
+        await hooks.arrive("bare", await readRequestBody(ctx.req));
+        break;
+      case ROUTES.ideal: {
+        const body = await readRequestBody(ctx.req);
+        const event = verifyInline(body, ctx.get(SIGNATURE_HEADER) || undefined);
+        if (event === undefined) {
+          ctx.status = 400;
+          return;
+        }
+        await hooks.arrive("ideal", { body, event });
+        break;
+      }
+      case ROUTES.adapter:
+        return adapter(ctx, next);
+      default:
+        return next();
+    }
+    ctx.status = 200;
+    ctx.set(ANSWER_HEADERS);
+    ctx.body = ANSWER_BODY;
+  });
+  return listen(app.callback());
+};

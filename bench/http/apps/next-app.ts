@@ -1,0 +1,37 @@
+import { getRequestListener } from "@hono/node-server";
+import { createRouteHandler } from "@tidings/next";
+import { SIGNATURE_HEADER } from "../../lib/deliveries";
+import { verifyInline } from "../ideal";
+import { ANSWER_BODY, ANSWER_HEADERS, ROUTES, type StartApp } from "../routes";
+import { listen } from "./listen";
+
+/**
+ * The App Router route handler (`export const POST = createRouteHandler(receiver)`) without a Next.js server: a plain
+ * node:http server turns each request into a Web `Request` (@hono/node-server's listener, the conversion Next.js
+ * also does) and routes by path. What it measures is the handler; Next.js's own routing and rendering layers
+ * would add the same cost to all three routes.
+ */
+export const start: StartApp = ({ receiver, hooks }) => {
+  const POST = createRouteHandler(receiver);
+  const answer = () => new Response(ANSWER_BODY, { status: 200, headers: ANSWER_HEADERS });
+  const routes: Record<string, (request: Request) => Promise<Response>> = {
+    [ROUTES.bare]: async (request) => {
+      await hooks.arrive("bare", await request.arrayBuffer());
+      return answer();
+    },
+    [ROUTES.ideal]: async (request) => {
+      const body = new Uint8Array(await request.arrayBuffer());
+      const event = verifyInline(body, request.headers.get(SIGNATURE_HEADER) ?? undefined);
+      if (event === undefined) return new Response(null, { status: 400 });
+      await hooks.arrive("ideal", { body, event });
+      return answer();
+    },
+    [ROUTES.adapter]: POST,
+  };
+  return listen(
+    getRequestListener((request) => {
+      const route = routes[new URL(request.url).pathname];
+      return route && request.method === "POST" ? route(request) : new Response(null, { status: 404 });
+    }),
+  );
+};

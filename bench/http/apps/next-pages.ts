@@ -1,0 +1,32 @@
+import { createPagesHandler } from "@tidings/next";
+import { SIGNATURE_HEADER } from "../../lib/deliveries";
+import { verifyInline } from "../ideal";
+import { ANSWER_BODY, ANSWER_HEADERS, ROUTES, readRequestBody, type StartApp } from "../routes";
+import { listen } from "./listen";
+
+/**
+ * The Pages Router API route handler (`export default createPagesHandler(receiver)`, bodyParser off) on a plain
+ * node:http server: Next.js hands API routes Node's request and response, which is what this passes.
+ */
+export const start: StartApp = ({ receiver, hooks }) => {
+  const pages = createPagesHandler(receiver);
+  return listen(async (req, res) => {
+    if (req.method !== "POST") return void res.writeHead(404).end();
+    switch (req.url) {
+      case ROUTES.bare:
+        await hooks.arrive("bare", await readRequestBody(req));
+        return void res.writeHead(200, ANSWER_HEADERS).end(ANSWER_BODY);
+      case ROUTES.ideal: {
+        const body = await readRequestBody(req);
+        const event = verifyInline(body, req.headers[SIGNATURE_HEADER] as string | undefined);
+        if (event === undefined) return void res.writeHead(400).end();
+        await hooks.arrive("ideal", { body, event });
+        return void res.writeHead(200, ANSWER_HEADERS).end(ANSWER_BODY);
+      }
+      case ROUTES.adapter:
+        return pages(req, res);
+      default:
+        return void res.writeHead(404).end();
+    }
+  });
+};

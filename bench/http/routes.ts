@@ -1,0 +1,57 @@
+import type { IncomingMessage } from "node:http";
+import type { Receiver } from "@tidings/core";
+
+/**
+ * Every app serves the same three POST routes, so the adapter is compared with hand-written code in its own framework:
+ * - BARE: read the raw body, answer 200: the framework's own cost.
+ * - IDEAL: also verify inline with node:crypto and parse the JSON, then call the handler: the least a correct
+ *   receiver does by hand (no dedup).
+ * - ADAPTER: the @tidings adapter with the Receiver (MemoryStore dedup on) calling the same handler.
+ * All three write the same 200 JSON answer as the Receiver, with the cheapest write the framework offers.
+ */
+export const ROUTES = { bare: "/bare", ideal: "/ideal", adapter: "/webhooks" } as const;
+export type Route = keyof typeof ROUTES;
+
+export const ANSWER_BODY = '{"received":true}';
+export const ANSWER_HEADERS = { "content-type": "application/json; charset=utf-8" } as const;
+
+/**
+ * Called by each route's handler with what it holds (the body, the event): counts handled deliveries per route,
+ * and may park the handler (memory benchmark) with those values kept alive, as a real handler would keep them.
+ */
+export interface RouteHooks {
+  arrive(route: Route, holding: unknown): Promise<void> | undefined;
+}
+
+export interface AppContext {
+  receiver: Receiver;
+  hooks: RouteHooks;
+  maxBodyBytes: number;
+}
+
+export interface RunningApp {
+  port: number;
+  close(): Promise<void>;
+}
+
+export type StartApp = (context: AppContext) => Promise<RunningApp>;
+
+/** The raw body of a Node request, as careful hand-written code reads it: chunks, one concat, listeners removed. */
+export function readRequestBody(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    let chunks: Buffer[] = [];
+    const onData = (chunk: Buffer) => chunks.push(chunk);
+    const done = (error?: Error) => {
+      request.removeListener("data", onData);
+      request.removeListener("end", done);
+      request.removeListener("error", done);
+      const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+      chunks = [];
+      if (error) reject(error);
+      else resolve(body);
+    };
+    request.on("data", onData);
+    request.on("end", done);
+    request.on("error", done);
+  });
+}

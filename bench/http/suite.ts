@@ -1,0 +1,178 @@
+import type { Child } from "../lib/children";
+import type { HttpSettings } from "../lib/options";
+import { type Summary, summarize } from "../lib/stats";
+import { FRAMEWORKS, type Framework } from "./apps";
+import { type MeasuredRun, measure, type ServerHandle, startClient, startServer } from "./fleet";
+import { ROUTES, type Route } from "./routes";
+
+const ROUTE_ORDER: readonly Route[] = ["bare", "ideal", "adapter"];
+
+export interface RouteResult {
+  route: Route;
+  requestsPerSecond: Summary;
+  latencyMeanMs: Summary;
+  latencyP99Ms: Summary;
+  /** Server CPU time per request, µs. */
+  cpuMicrosPerRequest: Summary;
+  clientCpuShare: Summary;
+}
+
+export interface FrameworkResult {
+  id: string;
+  label: string;
+  adapter: string;
+  error?: string;
+  routes: RouteResult[];
+  /** Per round: adapter requests/s / ideal requests/s (then the median, min, max over rounds). */
+  adapterVsIdeal?: Summary;
+  adapterVsBare?: Summary;
+  idealVsBare?: Summary;
+  /** Per round: adapter CPU per request - ideal CPU per request, µs. */
+  adapterExtraCpuMicros?: Summary;
+  /** Per round: ideal CPU per request / adapter CPU per request: the req/s ratio of a CPU-bound server. */
+  adapterVsIdealCpu?: Summary;
+}
+
+export interface HttpResults {
+  settings: HttpSettings;
+  frameworks: FrameworkResult[];
+}
+
+type Log = (line: string) => void;
+
+interface RoundTotals {
+  ok: number;
+  seconds: number;
+  cpuMicros: number;
+  latencyMsSum: number;
+  p99: number;
+  clientCpu: number;
+  runs: number;
+}
+
+function rotate<T>(items: readonly T[], by: number): T[] {
+  const shift = by % items.length;
+  return [...items.slice(shift), ...items.slice(0, shift)];
+}
+
+let runCounter = 0;
+
+function runOf(settings: HttpSettings, framework: Framework, route: Route, amount: number) {
+  return {
+    path: ROUTES[route],
+    connections: settings.connections,
+    amount,
+    bodyBytes: settings.bodyBytes,
+    tag: `${framework.id}-${route}-${process.pid}-${runCounter++}`,
+    source: "pool" as const,
+  };
+}
+
+function add(totals: RoundTotals | undefined, run: MeasuredRun): RoundTotals {
+  const sum = totals ?? { ok: 0, seconds: 0, cpuMicros: 0, latencyMsSum: 0, p99: 0, clientCpu: 0, runs: 0 };
+  return {
+    ok: sum.ok + run.load.ok,
+    seconds: sum.seconds + run.load.seconds,
+    cpuMicros: sum.cpuMicros + run.server.cpuMicros,
+    latencyMsSum: sum.latencyMsSum + run.load.latencyMeanMs * run.load.ok,
+    p99: Math.max(sum.p99, run.load.latencyP99Ms),
+    clientCpu: sum.clientCpu + run.load.clientCpuShare,
+    runs: sum.runs + 1,
+  };
+}
+
+/**
+ * A round sends `requests` deliveries to each route in `slices` runs, alternating routes between runs, so the three
+ * routes see the same machine conditions; requests/s of a route in a round = its answers / its run time.
+ */
+async function round(client: Child, server: ServerHandle, settings: HttpSettings, index: number) {
+  const totals = new Map<Route, RoundTotals>();
+  const perSlice = Math.ceil(settings.requests / settings.slices);
+  for (let slice = 0; slice < settings.slices; slice++) {
+    for (const route of rotate(ROUTE_ORDER, index * settings.slices + slice)) {
+      const run = await measure(client, server, route, runOf(settings, server.framework, route, perSlice));
+      totals.set(route, add(totals.get(route), run));
+    }
+  }
+  return totals;
+}
+
+function summarizeFramework(framework: Framework, rounds: Map<Route, RoundTotals>[]): FrameworkResult {
+  const rps = (totals: RoundTotals) => totals.ok / totals.seconds;
+  const cpu = (totals: RoundTotals) => totals.cpuMicros / totals.ok;
+  const of = (round: Map<Route, RoundTotals>, route: Route) => round.get(route) as RoundTotals;
+  const across = (pick: (round: Map<Route, RoundTotals>) => number) => summarize(rounds.map(pick));
+  return {
+    id: framework.id,
+    label: framework.label,
+    adapter: framework.adapter,
+    routes: ROUTE_ORDER.map((route) => ({
+      route,
+      requestsPerSecond: across((round) => rps(of(round, route))),
+      latencyMeanMs: across((round) => of(round, route).latencyMsSum / of(round, route).ok),
+      latencyP99Ms: across((round) => of(round, route).p99),
+      cpuMicrosPerRequest: across((round) => cpu(of(round, route))),
+      clientCpuShare: across((round) => of(round, route).clientCpu / of(round, route).runs),
+    })),
+    adapterVsIdeal: across((round) => rps(of(round, "adapter")) / rps(of(round, "ideal"))),
+    adapterVsBare: across((round) => rps(of(round, "adapter")) / rps(of(round, "bare"))),
+    idealVsBare: across((round) => rps(of(round, "ideal")) / rps(of(round, "bare"))),
+    adapterExtraCpuMicros: across((round) => cpu(of(round, "adapter")) - cpu(of(round, "ideal"))),
+    adapterVsIdealCpu: across((round) => cpu(of(round, "ideal")) / cpu(of(round, "adapter"))),
+  };
+}
+
+async function benchFramework(client: Child, framework: Framework, settings: HttpSettings, log: Log) {
+  const server = await startServer(framework);
+  try {
+    for (const route of ROUTE_ORDER) {
+      await measure(client, server, route, runOf(settings, framework, route, settings.warmupRequests));
+    }
+    const rounds: Map<Route, RoundTotals>[] = [];
+    for (let index = 0; index < settings.rounds; index++) {
+      const totals = await round(client, server, settings, index);
+      rounds.push(totals);
+      const describe = (route: Route) => {
+        const t = totals.get(route) as RoundTotals;
+        return `${route} ${(t.ok / t.seconds).toFixed(0)}/s ${(t.cpuMicros / t.ok).toFixed(1)} µs CPU`;
+      };
+      const rps = (route: Route) => (totals.get(route) as RoundTotals).ok / (totals.get(route) as RoundTotals).seconds;
+      log(
+        `http ${framework.id} round ${index + 1}/${settings.rounds}: ${ROUTE_ORDER.map(describe).join(", ")}; adapter/ideal ${(rps("adapter") / rps("ideal")).toFixed(3)}`,
+      );
+    }
+    return summarizeFramework(framework, rounds);
+  } finally {
+    await server.child.call("close").catch(() => undefined);
+    await server.child.stop();
+  }
+}
+
+/**
+ * Frameworks one after another (one server process at a time on the server core), each warmed up, then measured
+ * for `rounds` rounds. A framework that fails is reported with its error; the others still run.
+ */
+export async function runHttpSuite(settings: HttpSettings, log: Log): Promise<HttpResults> {
+  const client = startClient();
+  const frameworks: FrameworkResult[] = [];
+  try {
+    for (const framework of FRAMEWORKS) {
+      try {
+        frameworks.push(await benchFramework(client, framework, settings, log));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        log(`http ${framework.id} FAILED: ${message}`);
+        frameworks.push({
+          id: framework.id,
+          label: framework.label,
+          adapter: framework.adapter,
+          error: message,
+          routes: [],
+        });
+      }
+    }
+  } finally {
+    await client.stop();
+  }
+  return { settings, frameworks };
+}

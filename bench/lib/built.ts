@@ -1,0 +1,28 @@
+import { fileURLToPath } from "node:url";
+
+const PACKAGES = [
+  "@tidings/core",
+  "@tidings/express",
+  "@tidings/fastify",
+  "@tidings/koa",
+  "@tidings/fetch",
+  "@tidings/next",
+];
+
+/**
+ * The benchmarks measure what users run: each @tidings package must resolve to its built `dist`, never to its
+ * TypeScript source (the `@tidings/source` condition is for tests only).
+ */
+export function assertBuiltPackages(): Record<string, string> {
+  const resolved: Record<string, string> = {};
+  for (const name of PACKAGES) {
+    const path = fileURLToPath(import.meta.resolve(name));
+    if (!/[/\\]dist[/\\]index\.js$/.test(path)) {
+      throw new Error(
+        `${name} resolves to ${path}, not its built dist/index.js: run the build, and do not pass --conditions=@tidings/source`,
+      );
+    }
+    resolved[name] = path;
+  }
+  return resolved;
+}

@@ -1,0 +1,99 @@
+/** What to run and for how long: `--quick` (CI: every benchmark once, tiny durations) or the full measurement. */
+export type SuiteName = "verify" | "http" | "memory";
+
+export interface VerifySettings {
+  rounds: number;
+  /** Each round is the median of this many short interleaved passes over every row. */
+  passes: number;
+  /** tinybench time budget per row per pass, ms. */
+  timeMs: number;
+  warmupMs: number;
+  sizes: readonly number[];
+}
+
+export interface HttpSettings {
+  rounds: number;
+  /** Requests per route per round (each a distinct signed delivery), sent in `slices` runs alternating routes. */
+  requests: number;
+  slices: number;
+  /** Requests per route before the first round, not measured. */
+  warmupRequests: number;
+  connections: number;
+  bodyBytes: number;
+}
+
+export interface MemorySettings {
+  bodyBytes: number;
+  /** Concurrent connections, so requests in flight. */
+  inFlight: number;
+  /** Each round: a peak phase of `loadRequests` requests, then `inFlight` requests held inside the handler. */
+  rounds: number;
+  loadRequests: number;
+  /**
+   * A new server process per route and round, so the peak is measured from a process that never held a body
+   * (quick mode shares one process per framework: its numbers are not meaningful, only the code path is).
+   */
+  freshServers: boolean;
+}
+
+export interface Options {
+  quick: boolean;
+  suites: ReadonlySet<SuiteName>;
+  /** Where the Markdown report goes; undefined: print it only. */
+  out: string | undefined;
+  verify: VerifySettings;
+  http: HttpSettings;
+  memory: MemorySettings;
+}
+
+const SUITES: readonly SuiteName[] = ["verify", "http", "memory"];
+const KIB = 1024;
+const SIZES = [256, 4 * KIB, 64 * KIB, 1024 * KIB] as const;
+
+function value(args: readonly string[], name: string): string | undefined {
+  const prefix = `--${name}=`;
+  return args.find((arg) => arg.startsWith(prefix))?.slice(prefix.length);
+}
+
+function positiveInteger(text: string | undefined, name: string): number | undefined {
+  if (text === undefined) return undefined;
+  const number = Number(text);
+  if (!Number.isSafeInteger(number) || number < 1) throw new Error(`--${name} must be a positive integer`);
+  return number;
+}
+
+export function parseOptions(args: readonly string[], defaultOut: string): Options {
+  const known = /^--(quick|only=.+|rounds=.+|out=.+)$/;
+  const unknown = args.filter((arg) => !known.test(arg));
+  if (unknown.length > 0) {
+    throw new Error(
+      `Unknown argument(s) ${unknown.join(" ")}; use --quick, --only=verify,http,memory, --rounds=N, --out=FILE`,
+    );
+  }
+  const quick = args.includes("--quick");
+  const only = value(args, "only")?.split(",") ?? SUITES;
+  for (const name of only) if (!SUITES.includes(name as SuiteName)) throw new Error(`--only: unknown suite ${name}`);
+  const rounds = positiveInteger(value(args, "rounds"), "rounds");
+  const out = value(args, "out") ?? (quick ? undefined : defaultOut);
+  return {
+    quick,
+    suites: new Set(only as SuiteName[]),
+    out,
+    verify: quick
+      ? { rounds: rounds ?? 1, passes: 1, timeMs: 10, warmupMs: 2, sizes: SIZES }
+      : { rounds: rounds ?? 5, passes: 12, timeMs: 25, warmupMs: 5, sizes: SIZES },
+    http: quick
+      ? { rounds: rounds ?? 1, requests: 200, slices: 1, warmupRequests: 50, connections: 8, bodyBytes: 2 * KIB }
+      : {
+          rounds: rounds ?? 5,
+          requests: 20_000,
+          slices: 4,
+          warmupRequests: 5_000,
+          connections: 16,
+          bodyBytes: 2 * KIB,
+        },
+    memory: quick
+      ? { bodyBytes: 64 * KIB, inFlight: 4, rounds: rounds ?? 1, loadRequests: 8, freshServers: false }
+      : { bodyBytes: 1024 * KIB, inFlight: 50, rounds: rounds ?? 3, loadRequests: 250, freshServers: true },
+  };
+}

@@ -1,0 +1,309 @@
+import type { HttpResults } from "./http/suite";
+import { formatBytes } from "./lib/deliveries";
+import type { Machine } from "./lib/machine";
+import type { Options } from "./lib/options";
+import type { Summary } from "./lib/stats";
+import type { MemoryResults } from "./memory/suite";
+import type { VerifyResults, VerifyRow } from "./verify/suite";
+
+export interface RunReport {
+  machine: Machine;
+  loadAtEnd: string;
+  pinning: string;
+  options: Options;
+  command: string;
+  seconds: Record<string, number>;
+  verify?: VerifyResults | undefined;
+  http?: HttpResults | undefined;
+  memory?: MemoryResults | undefined;
+  errors: string[];
+  /** Hand-written notes kept across runs (bench/history.md): what was changed and the ratios before and after. */
+  history: string;
+}
+
+const dash = "–";
+
+function fixed(value: number, digits: number): string {
+  return Number.isFinite(value) ? value.toFixed(digits) : "n/a";
+}
+
+/** "median (min–max)" of per-round values. */
+function spread(summary: Summary, digits: number, scale = 1): string {
+  const v = (value: number) => fixed(value * scale, digits);
+  return summary.n > 1 ? `${v(summary.median)} (${v(summary.min)}${dash}${v(summary.max)})` : v(summary.median);
+}
+
+function thousands(value: number): string {
+  return Number.isFinite(value) ? Math.round(value).toLocaleString("en-US") : "n/a";
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+function row(results: VerifyResults | undefined, size: number, id: string): VerifyRow | undefined {
+  return results?.sizes.find((entry) => entry.size === size)?.rows.find((entry) => entry.id === id);
+}
+
+interface Target {
+  what: string;
+  measured: string;
+  met: boolean | undefined;
+}
+
+function verifyTargets(results: VerifyResults | undefined): Target[] {
+  if (!results) return [];
+  const targets: Target[] = [];
+  const ratio = (size: number, limit: number) => {
+    const verify = row(results, size, "verify");
+    if (!verify) return;
+    targets.push({
+      what: `verify ≤ ${limit}× the floor at ${formatBytes(size)}`,
+      measured: `${spread(verify.vsFloor, 3)}×`,
+      met: verify.vsFloor.median <= limit,
+    });
+  };
+  ratio(4 * 1024, 1.15);
+  for (const size of results.settings.sizes.filter((size) => size >= 64 * 1024)) ratio(size, 1.05);
+  const header = row(results, results.settings.sizes[0] ?? 0, "parseHeader");
+  if (header) {
+    targets.push({
+      what: "header parsing well under 1 µs",
+      measured: `${spread(header.nsPerOp, 0)} ns`,
+      met: header.nsPerOp.median < 1000,
+    });
+  }
+  for (const { size } of results.sizes) {
+    const verify = row(results, size, "verify");
+    const stripe = row(results, size, "stripe");
+    if (!verify || !stripe) continue;
+    targets.push({
+      what: `verify faster than Stripe's verifyHeader at ${formatBytes(size)}`,
+      measured: `Stripe ${fixed(stripe.vsFloor.median, 2)}× floor, verify ${fixed(verify.vsFloor.median, 2)}×`,
+      met: verify.nsPerOp.median < stripe.nsPerOp.median,
+    });
+  }
+  return targets;
+}
+
+function httpTargets(results: HttpResults | undefined): Target[] {
+  return (results?.frameworks ?? []).map((framework) => ({
+    what: `${framework.adapter} ≥ 0.95× the ideal route (${framework.label})`,
+    measured: framework.adapterVsIdeal ? `${spread(framework.adapterVsIdeal, 3)}×` : `failed: ${framework.error}`,
+    met: framework.adapterVsIdeal ? framework.adapterVsIdeal.median >= 0.95 : false,
+  }));
+}
+
+function memoryTargets(results: MemoryResults | undefined): Target[] {
+  return (results?.frameworks ?? []).map((framework) => {
+    const adapter = framework.routes.find((route) => route.route === "adapter");
+    return {
+      what: `${framework.label}: the adapter holds at most 2 copies of a body`,
+      measured: adapter ? `${spread(adapter.heldBodyCopies, 2)} copies` : `failed: ${framework.error}`,
+      met: adapter ? adapter.heldBodyCopies.max <= 2 : false,
+    };
+  });
+}
+
+function targetsSection(report: RunReport): string {
+  const targets = [...verifyTargets(report.verify), ...httpTargets(report.http), ...memoryTargets(report.memory)];
+  const status = (met: boolean | undefined) => (met === undefined ? "n/a" : met ? "met" : "**missed**");
+  return [
+    "## Targets",
+    "",
+    "Medians over rounds, with the min–max of the rounds in parentheses. A target is judged on the median; noisy rounds show in the range.",
+    "",
+    table(
+      ["target", "measured", "status"],
+      targets.map((target) => [target.what, target.measured, status(target.met)]),
+    ),
+  ].join("\n");
+}
+
+function verifySection(results: VerifyResults): string {
+  const { settings } = results;
+  const parts = [
+    "## 1. Verification throughput (tinybench, in process)",
+    "",
+    `Every row verifies the same signed delivery (a JSON event of exactly the given size, signed with our \`sign\`). A sample is a batch of calls (about 100 µs of floor work, so timer overhead is negligible); a *pass* runs every row back to back for ${settings.timeMs} ms each in a rotating order; a *round* keeps the median over its passes of each row's time and of its ratio to the floor **measured in the same pass**; tables show the median over rounds (min–max of the rounds). The floor is handed the \`t\` digits and the \`v1\` hex ready-made and does only this: \`\` createHmac("sha256", secret).update(\`\${t}.\`).update(body).digest() \`\`, \`Buffer.from(v1, "hex")\`, \`timingSafeEqual\`. Rounds: ${settings.rounds}; each a median over ${settings.passes} pass(es).`,
+    "",
+  ];
+  for (const { size, rows } of results.sizes) {
+    parts.push(
+      `### ${formatBytes(size)}`,
+      "",
+      table(
+        ["", "µs per call", "calls/s", "× floor", "× floor + JSON.parse"],
+        rows.map((entry) => [
+          entry.label,
+          spread(entry.nsPerOp, entry.nsPerOp.median < 10_000 ? 2 : 1, 1 / 1000),
+          thousands(1e9 / entry.nsPerOp.median),
+          spread(entry.vsFloor, 3),
+          entry.id === "constructEvent" || entry.id === "floor-parse" ? spread(entry.vsFloorParse, 3) : "",
+        ]),
+      ),
+      "",
+    );
+  }
+  parts.push(
+    "Notes: Stripe's `verifyHeader` decodes the body to a string and signs the concatenated string (t, a dot, the decoded body), which is why its cost grows faster than the floor. `standardwebhooks` (own headers, base64 signatures, pure-JS SHA-256) and `@octokit/webhooks-methods` (`sha256=` hex over the body alone, string body, async) use their own schemes: context, not like-for-like. The Web Crypto row is `crypto.subtle.sign` with a cached key over the concatenated bytes on Node: what `verifyAsync` would cost per call on Node if it used Web Crypto there (it uses node:crypto). `verify` keeps each secret's key bytes after the first call while the floor hands `createHmac` the secret string every time, so part of `verify`'s small margin over the floor is work the floor repeats (see bench/history.md). The `parseSignatureHeader` row cycles through 64 distinct header strings, as a server sees a new (cache-warm) string per request.",
+  );
+  return parts.join("\n");
+}
+
+function httpSection(results: HttpResults): string {
+  const { settings } = results;
+  const parts = [
+    "## 2. HTTP overhead per adapter (autocannon)",
+    "",
+    `Client (autocannon) and server in separate processes pinned to different cores, on 127.0.0.1. Every request is a distinct valid delivery (${formatBytes(settings.bodyBytes)} JSON; unique event id, timestamp within the last minute), signed before the run. Each framework serves three routes: **bare** reads the raw body and answers 200; **ideal** also verifies inline with plain node:crypto (split the header, HMAC, \`timingSafeEqual\`, time window), parses the JSON and calls the handler; **adapter** is the @tidings adapter with a Receiver (MemoryStore dedup on) calling the same handler. All three answer the Receiver's \`{"received":true}\` with the cheapest write the framework has. A run fails unless every answer is exactly that (no duplicates, no errors) and the handler ran once per request. A round sends ${thousands(settings.requests)} requests per route in ${settings.slices} slice(s), alternating routes between slices, ${settings.connections} connections, after ${thousands(settings.warmupRequests)} warm-up requests per route; ${settings.rounds} round(s). Server CPU per request = the server process's \`process.cpuUsage()\` over the run / requests. Client CPU share = the client's CPU time / wall time (near 1.0 would mean the client was the limit).`,
+    "",
+    "### Ratios (same run, same rounds)",
+    "",
+    table(
+      [
+        "framework",
+        "adapter",
+        "adapter ÷ ideal (req/s)",
+        "adapter ÷ bare",
+        "ideal ÷ bare",
+        "ideal ÷ adapter, server CPU/req",
+        "adapter − ideal, server CPU µs/req",
+      ],
+      results.frameworks.map((framework) =>
+        framework.error
+          ? [framework.label, framework.adapter, `failed: ${framework.error.split("\n")[0]}`, "", "", "", ""]
+          : [
+              framework.label,
+              framework.adapter,
+              spread(framework.adapterVsIdeal as Summary, 3),
+              spread(framework.adapterVsBare as Summary, 3),
+              spread(framework.idealVsBare as Summary, 3),
+              spread(framework.adapterVsIdealCpu as Summary, 3),
+              spread(framework.adapterExtraCpuMicros as Summary, 1),
+            ],
+      ),
+    ),
+    "",
+    'The target is on requests per second (first column). Throughput on a shared 2-core machine moves with the scheduling of both processes; server CPU time per request moves much less, so the CPU column (what the req/s ratio would be with the server CPU-bound) is the steadier estimate of the same thing. Where a bare route shows a client CPU share near 0.9 (below), the client was close to its limit on that route, so its req/s, and the "÷ bare" ratios, are conservative.',
+    "",
+    "### Per route",
+    "",
+  ];
+  const rows = results.frameworks.flatMap((framework) =>
+    framework.routes.map((route) => [
+      framework.id,
+      route.route,
+      spread(route.requestsPerSecond, 0),
+      spread(route.latencyMeanMs, 2),
+      spread(route.latencyP99Ms, 0),
+      spread(route.cpuMicrosPerRequest, 1),
+      spread(route.clientCpuShare, 2),
+    ]),
+  );
+  parts.push(
+    table(
+      ["framework", "route", "req/s", "mean latency ms", "p99 ms (whole ms)", "server CPU µs/req", "client CPU share"],
+      rows,
+    ),
+  );
+  return parts.join("\n");
+}
+
+function memorySection(results: MemoryResults): string {
+  const { settings } = results;
+  const mib = (summary: Summary) => spread(summary, 2, 1 / 2 ** 20);
+  const rows = results.frameworks.flatMap((framework) =>
+    framework.error
+      ? [[framework.id, "failed", framework.error.split("\n")[0] ?? "", "", "", "", ""]]
+      : framework.routes.map((route) => [
+          framework.id,
+          route.route,
+          mib(route.peakRss),
+          mib(route.peakHeap),
+          mib(route.peakArrayBuffers),
+          spread(route.heldBodyCopies, 2),
+          spread(route.heldHeapBodies, 2),
+        ]),
+  );
+  return [
+    `## 3. Memory with ${formatBytes(settings.bodyBytes)} deliveries`,
+    "",
+    `${settings.inFlight} connections send ${formatBytes(settings.bodyBytes)} signed deliveries (distinct ids) to one route of a server process${settings.freshServers ? " started fresh for each route and round" : ""}. **Peak** (per in-flight request): from an idle baseline taken after a full GC (before the process's first body${settings.freshServers ? "" : "; quick mode reuses the process, so these are not meaningful there"}), ${settings.loadRequests} requests back to back; peak RSS is the kernel's high-water mark (VmHWM, reset via /proc/self/clear_refs before the phase), heap and ArrayBuffers (where Buffers live, off the V8 heap) are sampled every 2 ms; (peak − baseline) / ${settings.inFlight}. It includes garbage not yet collected and allocator slack: it is what to provision, not what is retained. **Held**: ${settings.inFlight} requests are parked inside their handler at once (the handler keeps what a real one has: the body and the parsed event; the adapter's gets the event and the context, which holds \`rawBody\`), then full GCs run until nothing more is freed and memory is read: (ArrayBuffers held − idle) / ${settings.inFlight} / body size is the number of copies of the raw body each in-flight request keeps alive; the heap column is the parsed event (about one body's worth of JS strings) in the same unit. ${settings.rounds} round(s): median (min–max).`,
+    "",
+    table(
+      [
+        "framework",
+        "route",
+        "peak RSS MiB / in-flight",
+        "peak heap MiB / in-flight",
+        "peak ArrayBuffers MiB / in-flight",
+        "held: raw body copies",
+        "held: heap, in bodies",
+      ],
+      rows,
+    ),
+  ].join("\n");
+}
+
+function machineSection(report: RunReport): string {
+  const { machine } = report;
+  return [
+    "## Machine and commands",
+    "",
+    table(
+      ["", ""],
+      [
+        ["CPU", `${machine.cpu}, ${machine.cores} cores`],
+        ["memory", `${machine.memoryGiB} GiB`],
+        ["Node.js", machine.node],
+        ["OS", machine.os],
+        ["date", machine.date],
+        ["load average (1, 5, 15 min) at start / end", `${machine.loadAverage} / ${report.loadAtEnd}`],
+        [
+          "core pinning",
+          report.pinning === "taskset"
+            ? "taskset: HTTP client on core 0, servers on core 1"
+            : "none (taskset not found)",
+        ],
+        ["mode", report.options.quick ? "quick (`--quick`): smoke test, numbers not meaningful" : "full"],
+        [
+          "duration",
+          Object.entries(report.seconds)
+            .map(([name, seconds]) => `${name} ${fixed(seconds, 0)} s`)
+            .join(", "),
+        ],
+      ],
+    ),
+    "",
+    "```sh",
+    "npm run bench            # at the root: turbo run build, then the line below",
+    "npm run bench --workspace @tidings/bench --   # = cd bench && node --import tsx/esm run.ts",
+    "npm run bench -- --quick # CI smoke test: every benchmark once, tiny durations, fails only if one throws",
+    "# options: --only=verify,http,memory  --rounds=N  --out=FILE",
+    "```",
+    "",
+    `This report: \`${report.command}\`. The benchmarks import the built packages (\`dist\`), as users do. The machine is shared and noisy (see the load average): ratios measured in the same run are what count; absolute numbers are context.`,
+  ].join("\n");
+}
+
+export function renderReport(report: RunReport): string {
+  const sections = [
+    "# Benchmarks",
+    "",
+    "What verifying a delivery costs with @tidings, side by side with the least any verifier must do (the floor) and with peer libraries, all measured in the same run and reported as ratios. Generated by `bench/run.ts`; do not edit by hand (notes kept across runs live in `bench/history.md`).",
+    "",
+    machineSection(report),
+    "",
+  ];
+  if (report.errors.length > 0) {
+    sections.push("## Errors", "", ...report.errors.map((error) => `- ${error.split("\n")[0]}`), "");
+  }
+  sections.push(targetsSection(report), "");
+  if (report.verify) sections.push(verifySection(report.verify), "");
+  if (report.http) sections.push(httpSection(report.http), "");
+  if (report.memory) sections.push(memorySection(report.memory), "");
+  if (report.history.trim() !== "") sections.push(report.history.trim(), "");
+  return sections.join("\n");
+}

@@ -1,0 +1,71 @@
+/**
+ * Runs the benchmarks and writes BENCHMARKS.md (full mode) or prints the report (`--quick`, for CI).
+ * Exits non-zero if any benchmark threw or any framework failed, never because of a ratio: machines are noisy.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { runHttpSuite } from "./http/suite";
+import { assertBuiltPackages } from "./lib/built";
+import { BENCH_DIR, PINNING } from "./lib/children";
+import { currentLoad, describeMachine } from "./lib/machine";
+import { parseOptions } from "./lib/options";
+import { runMemorySuite } from "./memory/suite";
+import { type RunReport, renderReport } from "./report";
+import { runVerifySuite } from "./verify/suite";
+
+const args = process.argv.slice(2);
+const options = parseOptions(args, join(BENCH_DIR, "..", "BENCHMARKS.md"));
+const log = (line: string) => console.error(`[bench] ${line}`);
+const historyFile = join(BENCH_DIR, "history.md");
+
+const report: RunReport = {
+  machine: describeMachine(),
+  loadAtEnd: "",
+  pinning: PINNING,
+  options,
+  command: ["node --import tsx/esm run.ts", ...args].join(" "),
+  seconds: {},
+  errors: [],
+  history: existsSync(historyFile) ? readFileSync(historyFile, "utf8") : "",
+};
+
+async function timed<T>(name: string, run: () => Promise<T>): Promise<T | undefined> {
+  const started = performance.now();
+  try {
+    return await run();
+  } catch (error) {
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    log(`${name} FAILED: ${message}`);
+    report.errors.push(`${name}: ${message}`);
+    return undefined;
+  } finally {
+    report.seconds[name] = (performance.now() - started) / 1000;
+  }
+}
+
+const started = performance.now();
+log(`${options.quick ? "quick" : "full"} mode; suites: ${[...options.suites].join(", ")}; pinning: ${PINNING}`);
+const built = await timed("packages", async () => assertBuiltPackages());
+if (built) {
+  if (options.suites.has("verify")) report.verify = await timed("verify", () => runVerifySuite(options.verify, log));
+  if (options.suites.has("http")) report.http = await timed("http", () => runHttpSuite(options.http, log));
+  if (options.suites.has("memory")) report.memory = await timed("memory", () => runMemorySuite(options.memory, log));
+}
+delete report.seconds.packages;
+for (const framework of [...(report.http?.frameworks ?? []), ...(report.memory?.frameworks ?? [])]) {
+  if (framework.error) report.errors.push(`${framework.id}: ${framework.error}`);
+}
+report.seconds.total = (performance.now() - started) / 1000;
+report.loadAtEnd = currentLoad();
+
+const markdown = renderReport(report);
+if (options.out) {
+  writeFileSync(options.out, markdown);
+  log(`wrote ${relative(process.cwd(), options.out)}`);
+} else {
+  console.log(markdown);
+}
+log(
+  `done in ${report.seconds.total.toFixed(0)} s${report.errors.length > 0 ? `, ${report.errors.length} error(s)` : ""}`,
+);
+process.exitCode = report.errors.length > 0 ? 1 : 0;

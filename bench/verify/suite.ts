@@ -1,0 +1,136 @@
+import { Bench } from "tinybench";
+import { SECRET } from "../lib/deliveries";
+import type { VerifySettings } from "../lib/options";
+import { median, type Summary, summarize } from "../lib/stats";
+import { buildCases, type CaseGroup, type VerifyCase } from "./cases";
+import { createPeers, type Peers } from "./peers";
+import { type WebCryptoVerifier, webCryptoVerifier } from "./web-crypto";
+
+export interface VerifyRow {
+  id: string;
+  label: string;
+  group: CaseGroup;
+  /** Nanoseconds per verification (per round: median over passes of the median batch time / batch). */
+  nsPerOp: Summary;
+  /** This row's time / the floor's, per pass, in the same pass; per round the median over passes. */
+  vsFloor: Summary;
+  /** Same, against floor + JSON.parse (for the rows that also parse). */
+  vsFloorParse: Summary;
+}
+
+export interface VerifySizeResult {
+  size: number;
+  rows: VerifyRow[];
+}
+
+export interface VerifyResults {
+  settings: VerifySettings;
+  sizes: VerifySizeResult[];
+}
+
+type Log = (line: string) => void;
+type PerRow = Map<string, number[]>;
+
+/** Rotating the order each pass spreads the machine's drifts over every row instead of always the last one. */
+function rotate<T>(items: readonly T[], by: number): T[] {
+  const shift = by % items.length;
+  return [...items.slice(shift), ...items.slice(0, shift)];
+}
+
+function push(map: PerRow, key: string, value: number): void {
+  const values = map.get(key);
+  if (values) values.push(value);
+  else map.set(key, [value]);
+}
+
+/** One short tinybench run over every row: nanoseconds per operation, by row id. */
+async function pass(
+  cases: readonly VerifyCase[],
+  settings: VerifySettings,
+  index: number,
+): Promise<Map<string, number>> {
+  const bench = new Bench({
+    time: settings.timeMs,
+    warmupTime: settings.warmupMs,
+    iterations: 8,
+    warmupIterations: 2,
+    throws: true,
+  });
+  for (const testCase of rotate(cases, index)) bench.add(testCase.id, testCase.run);
+  await bench.run();
+  const nsPerOp = new Map<string, number>();
+  for (const testCase of cases) {
+    const result = bench.getTask(testCase.id)?.result;
+    if (result?.state !== "completed") throw new Error(`verify ${testCase.id}: ${result?.state ?? "missing"}`);
+    nsPerOp.set(testCase.id, (result.latency.p50 * 1e6) / testCase.batch);
+  }
+  return nsPerOp;
+}
+
+interface RoundResult {
+  cases: VerifyCase[];
+  ns: Map<string, number>;
+  vsFloor: Map<string, number>;
+  vsFloorParse: Map<string, number>;
+}
+
+/**
+ * A round: several short passes, each timing every row back to back, so that a row and the floor are compared
+ * within milliseconds of each other; the round keeps the median over its passes of each row's time and ratio.
+ */
+async function round(
+  size: number,
+  settings: VerifySettings,
+  tools: { peers: Peers; webCrypto: WebCryptoVerifier },
+  roundIndex: number,
+): Promise<RoundResult> {
+  // Fresh fixtures each round: peers check their timestamps against the clock.
+  const cases = await buildCases(size, tools.peers, tools.webCrypto, size === settings.sizes[0]);
+  const ns: PerRow = new Map();
+  const vsFloor: PerRow = new Map();
+  const vsFloorParse: PerRow = new Map();
+  for (let index = 0; index < settings.passes; index++) {
+    const measured = await pass(cases, settings, roundIndex * settings.passes + index);
+    const floor = measured.get("floor") as number;
+    const floorParse = measured.get("floor-parse") as number;
+    for (const [id, value] of measured) {
+      push(ns, id, value);
+      push(vsFloor, id, value / floor);
+      push(vsFloorParse, id, value / floorParse);
+    }
+  }
+  const medians = (map: PerRow) => new Map([...map].map(([id, values]) => [id, median(values)] as const));
+  return { cases, ns: medians(ns), vsFloor: medians(vsFloor), vsFloorParse: medians(vsFloorParse) };
+}
+
+export async function runVerifySuite(settings: VerifySettings, log: Log): Promise<VerifyResults> {
+  const tools = { peers: createPeers(SECRET), webCrypto: await webCryptoVerifier(SECRET) };
+  const rounds = new Map<number, RoundResult[]>(settings.sizes.map((size) => [size, []]));
+  for (let index = 0; index < settings.rounds; index++) {
+    for (const size of settings.sizes) {
+      const result = await round(size, settings, tools, index);
+      rounds.get(size)?.push(result);
+      const ratio = result.vsFloor.get("verify") as number;
+      log(`verify round ${index + 1}/${settings.rounds}, ${size} B: verify/floor ${ratio.toFixed(3)}`);
+    }
+  }
+  return {
+    settings,
+    sizes: settings.sizes.map((size) => {
+      const results = rounds.get(size) ?? [];
+      const across = (pick: (result: RoundResult) => Map<string, number>, id: string) =>
+        summarize(results.map((result) => pick(result).get(id) as number));
+      return {
+        size,
+        rows: (results[0]?.cases ?? []).map((testCase) => ({
+          id: testCase.id,
+          label: testCase.label,
+          group: testCase.group,
+          nsPerOp: across((result) => result.ns, testCase.id),
+          vsFloor: across((result) => result.vsFloor, testCase.id),
+          vsFloorParse: across((result) => result.vsFloorParse, testCase.id),
+        })),
+      };
+    }),
+  };
+}
