@@ -27,8 +27,9 @@ const PACKAGES = ["core", "express", "fastify", "fetch", "koa", "next", "redis"]
 /** What the fixtures import besides @tidings/*: the peers and types an app has, at the versions the repo tests. */
 const PEERS = ["express", "fastify", "ioredis", "@types/express", "@types/koa", "@types/node"];
 const FIXTURES = [
-  { name: "esm-bundler", output: "dist/index.mjs" },
-  { name: "esm-nodenext", output: "dist/index.mjs" },
+  // The two ESM projects differ only in tsconfig; they share one source (shared/esm-consumer.mts).
+  { name: "esm-bundler", output: "dist/index.mjs", source: "shared/esm-consumer.mts" },
+  { name: "esm-nodenext", output: "dist/index.mjs", source: "shared/esm-consumer.mts" },
   { name: "cjs-require", output: "dist/index.cjs" },
 ];
 
@@ -113,6 +114,7 @@ function install(project, tarballs) {
 function testFixture(project, fixture) {
   const dir = join(project, fixture.name);
   cpSync(join(HERE, fixture.name), dir, { recursive: true, filter: (path) => !/[\\/](dist|node_modules)$/.test(path) });
+  if (fixture.source) cpSync(join(HERE, fixture.source), join(dir, "index.mts"));
   const typecheck = run(process.execPath, [TSC, "-p", dir], project, `tsc -p ${fixture.name}`);
   const execution = run(process.execPath, [join(dir, fixture.output)], dir, `node ${fixture.name}/${fixture.output}`);
   process.stdout.write(execution.stdout);

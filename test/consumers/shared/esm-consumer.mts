@@ -1,4 +1,5 @@
-// A consumer of the PACKED packages: ESM on Node with TypeScript's "nodenext" resolution (exports "import" + .d.ts).
+// A consumer of the PACKED packages, ESM. The same source is checked under TypeScript's "bundler" resolution
+// (esm-bundler: Vite, esbuild, webpack projects) and "nodenext" (esm-nodenext: ESM on Node); run.mjs copies it in.
 // Type-checked by tsc (strict), then run by node. See ../README.md.
 import { once } from "node:events";
 import { createServer } from "node:http";
@@ -125,4 +126,4 @@ check(typeof withRedis.receive === "function", "redis: RedisStore plugs into cre
 client.disconnect();
 
 check(handled.join() === "msg_1/sms,msg_2/sms,msg_3/sms,msg_4/sms,msg_5/sms", "every event handled once, typed");
-console.log("esm-nodenext: ok");
+console.log(`${process.argv[1]}: ok`);
