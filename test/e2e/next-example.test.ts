@@ -15,6 +15,12 @@ beforeAll(async () => {
 });
 afterAll(() => app?.close());
 
+/** `tidings send` of one event to a route of the app; `messageId` sets the event's data.id. */
+function send(route: string, type: string, messageId?: string) {
+  const data = messageId ? ["--data", JSON.stringify({ id: messageId })] : [];
+  return tidings(["send", "--url", new URL(route, app.url).href, "--secret", SECRET, "--type", type, ...data]);
+}
+
 const ROUTES = [
   { route: "/webhooks", runtime: "App Router, Node runtime", stores: true },
   { route: "/edge-webhooks", runtime: "App Router, Edge runtime", stores: false },
@@ -24,17 +30,7 @@ const ROUTES = [
 describe.each(ROUTES)("examples/next $route ($runtime)", ({ route, stores }) => {
   it("verifies a delivery sent by `tidings send`", async () => {
     const messageId = `msg_next${route.replaceAll("/", "_")}`;
-    const sent = await tidings([
-      "send",
-      "--url",
-      new URL(route, app.url).href,
-      "--secret",
-      SECRET,
-      "--type",
-      "message.sent",
-      "--data",
-      JSON.stringify({ id: messageId }),
-    ]);
+    const sent = await send(route, "message.sent", messageId);
     expect(sent.code, `${sent.stdout}${sent.stderr}\n${app.output()}`).toBe(0);
     const record = await messageRecord(app.url, messageId);
     if (stores) expect(record).toMatchObject({ status: "sent", events: ["message.sent"] });
@@ -65,20 +61,7 @@ describe("examples/next message lookups", () => {
       ["/webhooks", "message.sent"],
       ["/api/webhooks", "message.delivered"],
     ] as const) {
-      const sent = await tidings(["send", "--url", new URL(route, app.url).href, "--secret", SECRET, "--type", type]);
-      expect(sent.code).toBe(0);
-      const again = await tidings([
-        "send",
-        "--url",
-        new URL(route, app.url).href,
-        "--secret",
-        SECRET,
-        "--type",
-        type,
-        "--data",
-        JSON.stringify({ id: messageId }),
-      ]);
-      expect(again.code).toBe(0);
+      expect((await send(route, type, messageId)).code).toBe(0);
     }
     const viaRewrite = await messageRecord(app.url, messageId);
     expect(viaRewrite).toMatchObject({ status: "delivered", events: ["message.sent", "message.delivered"] });
