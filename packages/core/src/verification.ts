@@ -33,10 +33,19 @@ export function prepareVerification(
 ): PreparedVerification {
   const secrets = normalizeSecrets(secret);
   const toleranceSeconds = resolveTolerance(options);
-  const bytes = requirePayloadBytes(payload);
+  return prepareChecked(requirePayloadBytes(payload), header, secrets, toleranceSeconds);
+}
+
+/** For callers that checked the secrets and the tolerance once, at setup (the Receiver), not per delivery. */
+export function prepareChecked(
+  payload: Uint8Array,
+  header: string | null | undefined,
+  secrets: readonly string[],
+  toleranceSeconds: number,
+): PreparedVerification {
   const parsed = parseHeaderDetailed(header);
   return {
-    content: { prefix: `${parsed.timestampText}.`, payload: bytes, signatures: parsed.signatures },
+    content: { prefix: `${parsed.timestampText}.`, payload, signatures: parsed.signatures },
     secrets,
     timestamp: parsed.timestamp,
     toleranceSeconds,

@@ -131,6 +131,14 @@ describe("Receiver.receive", () => {
     expect(logged[0]?.[1]).toBe("handler_failed");
   });
 
+  it("answers 500 body_already_parsed when handed a parsed object instead of the raw bytes", async () => {
+    const receiver = createReceiver({ secret: SECRET, logger: quietLogger });
+    const delivery = signed(event());
+    const parsed = JSON.parse(new TextDecoder().decode(delivery.rawBody)) as unknown as Uint8Array;
+    const result = await receiver.receive({ rawBody: parsed, headers: delivery.headers });
+    expect([result.status, bodyOf(result).error?.code]).toEqual([500, "body_already_parsed"]);
+  });
+
   it("rejects an event without a type as invalid_payload", async () => {
     const receiver = createReceiver({ secret: SECRET });
     const result = await receiver.receive(signed({ id: "evt_no_type" }));

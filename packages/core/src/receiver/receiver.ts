@@ -9,8 +9,9 @@ import {
   type ReceiveResult,
   verificationErrorResult,
 } from "../http/result";
+import { requirePayloadBytes } from "../payload";
 import type { ClaimResult } from "../store/delivery-store";
-import { prepareVerification } from "../verification";
+import { prepareChecked } from "../verification";
 import { checkPreparedAsync } from "../verify-async";
 import type { EventMap, MessageEvents } from "./events";
 import { type AnyEvent, type DeliveryContext, type Handler, HandlerRegistry } from "./handlers";
@@ -97,11 +98,11 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     let event: unknown;
     let context: DeliveryContext;
     try {
-      const prepared = prepareVerification(
-        rawBody,
+      const prepared = prepareChecked(
+        requirePayloadBytes(rawBody),
         headerValue(headers, SIGNATURE_HEADER),
         options.secrets,
-        options.verifyOptions,
+        options.verifyOptions.toleranceSeconds,
       );
       const verified = await checkPreparedAsync(prepared, options.verifyOptions);
       const parsed = parseEvent(prepared.content.payload);
