@@ -157,7 +157,7 @@ function httpSection(results: HttpResults): string {
   const parts = [
     "## 2. HTTP overhead per adapter (autocannon)",
     "",
-    `Client (autocannon) and server in separate processes pinned to different cores, on 127.0.0.1. Every request is a distinct valid delivery (${formatBytes(settings.bodyBytes)} JSON; unique event id, timestamp within the last minute), signed before the run. Each framework serves three routes: **bare** reads the raw body and answers 200; **ideal** also verifies inline with plain node:crypto (split the header, HMAC, \`timingSafeEqual\`, time window), parses the JSON and calls the handler; **adapter** is the @tidings adapter with a Receiver (MemoryStore dedup on) calling the same handler. All three answer the Receiver's \`{"received":true}\` with the cheapest write the framework has. A run fails unless every answer is exactly that (no duplicates, no errors) and the handler ran once per request. A round sends ${thousands(settings.requests)} requests per route in ${settings.slices} slice(s), alternating routes between slices, ${settings.connections} connections, after ${thousands(settings.warmupRequests)} warm-up requests per route; ${settings.rounds} round(s). Server CPU per request = the server process's \`process.cpuUsage()\` over the run / requests. Client CPU share = the client's CPU time / wall time (near 1.0 would mean the client was the limit).`,
+    `Client (autocannon) and server in separate processes pinned to different cores, on 127.0.0.1. Every request is a distinct valid delivery (${formatBytes(settings.bodyBytes)} JSON; unique event id, timestamp within the last minute), signed before the run. Each framework serves three routes: **bare** reads the raw body and answers 200; **ideal** also verifies inline with plain node:crypto (split the header, HMAC, \`timingSafeEqual\`, time window), parses the JSON and calls the handler; **adapter** is the @tidings adapter with a Receiver (MemoryStore dedup on) calling the same handler. All three answer the Receiver's \`{"received":true}\` with the cheapest write the framework has. A run fails unless every answer is exactly that (no duplicates, no errors) and the handler ran once per request. A round sends ${thousands(settings.requests)} requests per route in ${settings.slices} slice(s); in each slice the three routes run one after another (rotating order), and a round's ratio is the median over its slices of the ratio within a slice, so compared routes run seconds apart. ${settings.connections} connections, ${thousands(settings.warmupRequests)} warm-up requests per route first; ${settings.rounds} round(s). Server CPU per request = the server process's \`process.cpuUsage()\` over the run / requests. Client CPU share = the client's CPU time / wall time (near 1.0 would mean the client was the limit).`,
     "",
     "### Ratios (same run, same rounds)",
     "",
@@ -214,19 +214,20 @@ function httpSection(results: HttpResults): string {
 function memorySection(results: MemoryResults): string {
   const { settings } = results;
   const mib = (summary: Summary) => spread(summary, 2, 1 / 2 ** 20);
-  const rows = results.frameworks.flatMap((framework) =>
-    framework.error
-      ? [[framework.id, "failed", framework.error.split("\n")[0] ?? "", "", "", "", ""]]
-      : framework.routes.map((route) => [
-          framework.id,
-          route.route,
-          mib(route.peakRss),
-          mib(route.peakHeap),
-          mib(route.peakArrayBuffers),
-          spread(route.heldBodyCopies, 2),
-          spread(route.heldHeapBodies, 2),
-        ]),
-  );
+  const rows = results.frameworks.flatMap((framework) => {
+    if (framework.error) return [[framework.id, "failed", framework.error.split("\n")[0] ?? "", "", "", "", "", ""]];
+    const bare = framework.routes.find((route) => route.route === "bare");
+    return framework.routes.map((route) => [
+      framework.id,
+      route.route,
+      mib(route.peakRss),
+      bare && route !== bare ? fixed(route.peakRss.median / bare.peakRss.median, 2) : "",
+      mib(route.peakHeap),
+      mib(route.peakArrayBuffers),
+      spread(route.heldBodyCopies, 2),
+      spread(route.heldHeapBodies, 2),
+    ]);
+  });
   return [
     `## 3. Memory with ${formatBytes(settings.bodyBytes)} deliveries`,
     "",
@@ -237,6 +238,7 @@ function memorySection(results: MemoryResults): string {
         "framework",
         "route",
         "peak RSS MiB / in-flight",
+        "peak RSS ÷ bare (medians)",
         "peak heap MiB / in-flight",
         "peak ArrayBuffers MiB / in-flight",
         "held: raw body copies",

@@ -1,6 +1,6 @@
 import type { Child } from "../lib/children";
 import type { HttpSettings } from "../lib/options";
-import { type Summary, summarize } from "../lib/stats";
+import { median, type Summary, summarize } from "../lib/stats";
 import { FRAMEWORKS, type Framework } from "./apps";
 import { type MeasuredRun, measure, type ServerHandle, startClient, startServer } from "./fleet";
 import { ROUTES, type Route } from "./routes";
@@ -23,7 +23,7 @@ export interface FrameworkResult {
   adapter: string;
   error?: string;
   routes: RouteResult[];
-  /** Per round: adapter requests/s / ideal requests/s (then the median, min, max over rounds). */
+  /** Per round: the median over its slices of adapter requests/s / ideal requests/s; then median, min, max over rounds. */
   adapterVsIdeal?: Summary;
   adapterVsBare?: Summary;
   idealVsBare?: Summary;
@@ -81,27 +81,66 @@ function add(totals: RoundTotals | undefined, run: MeasuredRun): RoundTotals {
   };
 }
 
-/**
- * A round sends `requests` deliveries to each route in `slices` runs, alternating routes between runs, so the three
- * routes see the same machine conditions; requests/s of a route in a round = its answers / its run time.
- */
-async function round(client: Child, server: ServerHandle, settings: HttpSettings, index: number) {
-  const totals = new Map<Route, RoundTotals>();
-  const perSlice = Math.ceil(settings.requests / settings.slices);
-  for (let slice = 0; slice < settings.slices; slice++) {
-    for (const route of rotate(ROUTE_ORDER, index * settings.slices + slice)) {
-      const run = await measure(client, server, route, runOf(settings, server.framework, route, perSlice));
-      totals.set(route, add(totals.get(route), run));
-    }
-  }
-  return totals;
+type Ratios = Record<"adapterVsIdeal" | "adapterVsBare" | "idealVsBare" | "idealOverAdapterCpu" | "extraCpu", number>;
+
+interface RoundResult {
+  totals: Map<Route, RoundTotals>;
+  /** Each the median over the round's slices of the ratio within one slice (three runs seconds apart). */
+  ratios: Ratios;
 }
 
-function summarizeFramework(framework: Framework, rounds: Map<Route, RoundTotals>[]): FrameworkResult {
+function sliceRatios(runs: Map<Route, MeasuredRun>): Ratios {
+  const rps = (route: Route) => (runs.get(route) as MeasuredRun).load.requestsPerSecond;
+  const cpu = (route: Route) => {
+    const run = runs.get(route) as MeasuredRun;
+    return run.server.cpuMicros / run.load.ok;
+  };
+  return {
+    adapterVsIdeal: rps("adapter") / rps("ideal"),
+    adapterVsBare: rps("adapter") / rps("bare"),
+    idealVsBare: rps("ideal") / rps("bare"),
+    idealOverAdapterCpu: cpu("ideal") / cpu("adapter"),
+    extraCpu: cpu("adapter") - cpu("ideal"),
+  };
+}
+
+/**
+ * A round sends `requests` deliveries to each route in `slices` short runs, the three routes one after another in
+ * each slice (in rotating order), so a route and the one it is compared with run seconds apart. Ratios: per slice,
+ * then the median over the round's slices, so a burst of load from elsewhere that hits one slice does not decide
+ * the round. Requests/s of a route in a round = all its answers / all its run time.
+ */
+async function round(client: Child, server: ServerHandle, settings: HttpSettings, index: number): Promise<RoundResult> {
+  const totals = new Map<Route, RoundTotals>();
+  const slices: Ratios[] = [];
+  const perSlice = Math.ceil(settings.requests / settings.slices);
+  for (let slice = 0; slice < settings.slices; slice++) {
+    const runs = new Map<Route, MeasuredRun>();
+    for (const route of rotate(ROUTE_ORDER, index * settings.slices + slice)) {
+      const run = await measure(client, server, route, runOf(settings, server.framework, route, perSlice));
+      runs.set(route, run);
+      totals.set(route, add(totals.get(route), run));
+    }
+    slices.push(sliceRatios(runs));
+  }
+  const medianOf = (key: keyof Ratios) => median(slices.map((ratios) => ratios[key]));
+  return {
+    totals,
+    ratios: {
+      adapterVsIdeal: medianOf("adapterVsIdeal"),
+      adapterVsBare: medianOf("adapterVsBare"),
+      idealVsBare: medianOf("idealVsBare"),
+      idealOverAdapterCpu: medianOf("idealOverAdapterCpu"),
+      extraCpu: medianOf("extraCpu"),
+    },
+  };
+}
+
+function summarizeFramework(framework: Framework, rounds: RoundResult[]): FrameworkResult {
   const rps = (totals: RoundTotals) => totals.ok / totals.seconds;
   const cpu = (totals: RoundTotals) => totals.cpuMicros / totals.ok;
-  const of = (round: Map<Route, RoundTotals>, route: Route) => round.get(route) as RoundTotals;
-  const across = (pick: (round: Map<Route, RoundTotals>) => number) => summarize(rounds.map(pick));
+  const of = (round: RoundResult, route: Route) => round.totals.get(route) as RoundTotals;
+  const across = (pick: (round: RoundResult) => number) => summarize(rounds.map(pick));
   return {
     id: framework.id,
     label: framework.label,
@@ -114,11 +153,11 @@ function summarizeFramework(framework: Framework, rounds: Map<Route, RoundTotals
       cpuMicrosPerRequest: across((round) => cpu(of(round, route))),
       clientCpuShare: across((round) => of(round, route).clientCpu / of(round, route).runs),
     })),
-    adapterVsIdeal: across((round) => rps(of(round, "adapter")) / rps(of(round, "ideal"))),
-    adapterVsBare: across((round) => rps(of(round, "adapter")) / rps(of(round, "bare"))),
-    idealVsBare: across((round) => rps(of(round, "ideal")) / rps(of(round, "bare"))),
-    adapterExtraCpuMicros: across((round) => cpu(of(round, "adapter")) - cpu(of(round, "ideal"))),
-    adapterVsIdealCpu: across((round) => cpu(of(round, "ideal")) / cpu(of(round, "adapter"))),
+    adapterVsIdeal: across((round) => round.ratios.adapterVsIdeal),
+    adapterVsBare: across((round) => round.ratios.adapterVsBare),
+    idealVsBare: across((round) => round.ratios.idealVsBare),
+    adapterExtraCpuMicros: across((round) => round.ratios.extraCpu),
+    adapterVsIdealCpu: across((round) => round.ratios.idealOverAdapterCpu),
   };
 }
 
@@ -128,17 +167,16 @@ async function benchFramework(client: Child, framework: Framework, settings: Htt
     for (const route of ROUTE_ORDER) {
       await measure(client, server, route, runOf(settings, framework, route, settings.warmupRequests));
     }
-    const rounds: Map<Route, RoundTotals>[] = [];
+    const rounds: RoundResult[] = [];
     for (let index = 0; index < settings.rounds; index++) {
-      const totals = await round(client, server, settings, index);
-      rounds.push(totals);
+      const result = await round(client, server, settings, index);
+      rounds.push(result);
       const describe = (route: Route) => {
-        const t = totals.get(route) as RoundTotals;
+        const t = result.totals.get(route) as RoundTotals;
         return `${route} ${(t.ok / t.seconds).toFixed(0)}/s ${(t.cpuMicros / t.ok).toFixed(1)} µs CPU`;
       };
-      const rps = (route: Route) => (totals.get(route) as RoundTotals).ok / (totals.get(route) as RoundTotals).seconds;
       log(
-        `http ${framework.id} round ${index + 1}/${settings.rounds}: ${ROUTE_ORDER.map(describe).join(", ")}; adapter/ideal ${(rps("adapter") / rps("ideal")).toFixed(3)}`,
+        `http ${framework.id} round ${index + 1}/${settings.rounds}: ${ROUTE_ORDER.map(describe).join(", ")}; adapter/ideal ${result.ratios.adapterVsIdeal.toFixed(3)}`,
       );
     }
     return summarizeFramework(framework, rounds);

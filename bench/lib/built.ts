@@ -1,7 +1,8 @@
 import { fileURLToPath } from "node:url";
 
-const PACKAGES = [
+const ENTRY_POINTS = [
   "@tidings/core",
+  "@tidings/core/node",
   "@tidings/express",
   "@tidings/fastify",
   "@tidings/koa",
@@ -10,16 +11,16 @@ const PACKAGES = [
 ];
 
 /**
- * The benchmarks measure what users run: each @tidings package must resolve to its built `dist`, never to its
+ * The benchmarks measure what users run: each @tidings entry point must resolve to its built `dist`, never to its
  * TypeScript source (the `@tidings/source` condition is for tests only).
  */
 export function assertBuiltPackages(): Record<string, string> {
   const resolved: Record<string, string> = {};
-  for (const name of PACKAGES) {
+  for (const name of ENTRY_POINTS) {
     const path = fileURLToPath(import.meta.resolve(name));
-    if (!/[/\\]dist[/\\]index\.js$/.test(path)) {
+    if (!/[/\\]dist[/\\][\w-]+\.js$/.test(path)) {
       throw new Error(
-        `${name} resolves to ${path}, not its built dist/index.js: run the build, and do not pass --conditions=@tidings/source`,
+        `${name} resolves to ${path}, not its built dist: run the build, and do not pass --conditions=@tidings/source`,
       );
     }
     resolved[name] = path;

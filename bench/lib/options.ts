@@ -87,7 +87,7 @@ export function parseOptions(args: readonly string[], defaultOut: string): Optio
       : {
           rounds: rounds ?? 5,
           requests: 20_000,
-          slices: 4,
+          slices: 10,
           warmupRequests: 5_000,
           connections: 16,
           bodyBytes: 2 * KIB,

@@ -90,4 +90,30 @@ describe("parseSignatureHeader", () => {
       ),
     );
   });
+
+  it("property: the fast path for the header the service sends agrees with the general parser", () => {
+    // A leading space keeps the same header off the one-match fast path, so both paths parse it.
+    const canonical = fc
+      .tuple(fc.integer({ min: 0, max: 10 ** 15 - 1 }), fc.stringMatching(/^[0-9a-f]{64}$/))
+      .map(([t, v1]) => `t=${t},v1=${v1}`);
+    const nearMisses = fc
+      .tuple(canonical, fc.nat(200), fc.constantFrom("", " ", ",", "=", "x", "A", "0", "v1"))
+      .map(
+        ([header, at, insert]) =>
+          header.slice(0, at % (header.length + 1)) + insert + header.slice(at % (header.length + 1)),
+      );
+    const outcome = (header: string) => {
+      try {
+        return parseSignatureHeader(header);
+      } catch (error) {
+        return { code: (error as WebhookVerificationError).code, message: (error as Error).message };
+      }
+    };
+    fc.assert(
+      fc.property(fc.oneof(canonical, nearMisses), (header) => {
+        expect(outcome(header)).toEqual(outcome(` ${header}`));
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
