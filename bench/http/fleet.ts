@@ -1,5 +1,5 @@
 import { Child } from "../lib/children";
-import type { Framework } from "./apps";
+import { FRAMEWORKS, type Framework } from "./apps";
 import type { LoadResult, LoadRun, RunStats } from "./protocol";
 import type { Route } from "./routes";
 
@@ -59,4 +59,32 @@ export async function measure(
     throw new Error(`${where}: the handler ran ${stats.handled[route]} times for ${run.amount} deliveries`);
   }
   return { load, server: stats };
+}
+
+/**
+ * Runs `bench` for every framework with one client process, one framework at a time; a framework that fails is
+ * logged and reported through `failed`, and the others still run.
+ */
+export async function forEachFramework<Result>(
+  suite: string,
+  log: (line: string) => void,
+  bench: (client: Child, framework: Framework) => Promise<Result>,
+  failed: (framework: Framework, message: string) => Result,
+): Promise<Result[]> {
+  const client = startClient();
+  const results: Result[] = [];
+  try {
+    for (const framework of FRAMEWORKS) {
+      try {
+        results.push(await bench(client, framework));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        log(`${suite} ${framework.id} FAILED: ${message}`);
+        results.push(failed(framework, message));
+      }
+    }
+  } finally {
+    await client.stop();
+  }
+  return results;
 }

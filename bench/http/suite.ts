@@ -1,8 +1,8 @@
 import type { Child } from "../lib/children";
 import type { HttpSettings } from "../lib/options";
 import { median, type Summary, summarize } from "../lib/stats";
-import { FRAMEWORKS, type Framework } from "./apps";
-import { type MeasuredRun, measure, type ServerHandle, startClient, startServer } from "./fleet";
+import type { Framework } from "./apps";
+import { forEachFramework, type MeasuredRun, measure, type ServerHandle, startServer } from "./fleet";
 import { ROUTES, type Route } from "./routes";
 
 const ROUTE_ORDER: readonly Route[] = ["bare", "ideal", "adapter"];
@@ -191,26 +191,17 @@ async function benchFramework(client: Child, framework: Framework, settings: Htt
  * for `rounds` rounds. A framework that fails is reported with its error; the others still run.
  */
 export async function runHttpSuite(settings: HttpSettings, log: Log): Promise<HttpResults> {
-  const client = startClient();
-  const frameworks: FrameworkResult[] = [];
-  try {
-    for (const framework of FRAMEWORKS) {
-      try {
-        frameworks.push(await benchFramework(client, framework, settings, log));
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        log(`http ${framework.id} FAILED: ${message}`);
-        frameworks.push({
-          id: framework.id,
-          label: framework.label,
-          adapter: framework.adapter,
-          error: message,
-          routes: [],
-        });
-      }
-    }
-  } finally {
-    await client.stop();
-  }
+  const frameworks = await forEachFramework(
+    "http",
+    log,
+    (client, framework) => benchFramework(client, framework, settings, log),
+    (framework, error): FrameworkResult => ({
+      id: framework.id,
+      label: framework.label,
+      adapter: framework.adapter,
+      error,
+      routes: [],
+    }),
+  );
   return { settings, frameworks };
 }

@@ -1,5 +1,5 @@
-import { FRAMEWORKS, type Framework } from "../http/apps";
-import { measure, type ServerHandle, startClient, startServer } from "../http/fleet";
+import type { Framework } from "../http/apps";
+import { forEachFramework, measure, type ServerHandle, startServer } from "../http/fleet";
 import { ROUTES, type Route } from "../http/routes";
 import type { Child } from "../lib/children";
 import type { MemorySettings } from "../lib/options";
@@ -133,20 +133,11 @@ async function benchFramework(client: Child, framework: Framework, settings: Mem
 
 /** Every framework's three routes under 1 MiB deliveries; a framework that fails is reported, the others run. */
 export async function runMemorySuite(settings: MemorySettings, log: Log): Promise<MemoryResults> {
-  const client = startClient();
-  const frameworks: MemoryFrameworkResult[] = [];
-  try {
-    for (const framework of FRAMEWORKS) {
-      try {
-        frameworks.push(await benchFramework(client, framework, settings, log));
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        log(`memory ${framework.id} FAILED: ${message}`);
-        frameworks.push({ id: framework.id, label: framework.label, error: message, routes: [] });
-      }
-    }
-  } finally {
-    await client.stop();
-  }
+  const frameworks = await forEachFramework(
+    "memory",
+    log,
+    (client, framework) => benchFramework(client, framework, settings, log),
+    (framework, error): MemoryFrameworkResult => ({ id: framework.id, label: framework.label, error, routes: [] }),
+  );
   return { settings, frameworks };
 }

@@ -85,18 +85,26 @@ function serve(label, command, args, env = process.env) {
   });
 }
 
+/** What every served runtime reports: its crypto path, body decoding, sync verify, and the checks that passed. */
+function outcome(result) {
+  const { cryptoPath, getBuiltinModule, bodyDecoding } = result.info;
+  return {
+    cryptoPath,
+    getBuiltinModule,
+    bodyDecoding,
+    syncVerify: result.syncVerify,
+    checks: result.passed.length,
+    passed: result.passed,
+  };
+}
+
 async function testServer(label, command, args, env) {
   const server = await serve(label, command, args, env);
   try {
     const result = await runDeliveryCases(server.baseUrl, { cryptoPath: "node:crypto" });
     return {
       version: result.info.version,
-      cryptoPath: result.info.cryptoPath,
-      getBuiltinModule: result.info.getBuiltinModule,
-      bodyDecoding: result.info.bodyDecoding,
-      syncVerify: result.syncVerify,
-      checks: result.passed.length,
-      passed: result.passed,
+      ...outcome(result),
       how: `${label === "bun" ? "Bun.serve" : "Deno.serve"} on 127.0.0.1:0, built @tidings/fetch + @tidings/core`,
     };
   } catch (error) {
@@ -153,12 +161,7 @@ async function testWorkerd() {
     const result = await runDeliveryCases(url.origin, { cryptoPath: "Web Crypto" });
     return {
       version: `workerd ${packageVersion("workerd")} (miniflare ${packageVersion("miniflare")})`,
-      cryptoPath: result.info.cryptoPath,
-      getBuiltinModule: result.info.getBuiltinModule,
-      bodyDecoding: result.info.bodyDecoding,
-      syncVerify: result.syncVerify,
-      checks: result.passed.length,
-      passed: result.passed,
+      ...outcome(result),
       how: `Miniflare, esbuild ESM bundle of @tidings/fetch (${(bundle.outputFiles[0].contents.byteLength / 1024).toFixed(1)} KiB), no nodejs_compat`,
     };
   } finally {
