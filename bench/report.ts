@@ -283,7 +283,7 @@ function machineSection(report: RunReport): string {
     "npm run bench            # at the root: turbo run build, then the line below",
     "npm run bench --workspace @tidings/bench --   # = cd bench && node --import tsx/esm run.ts",
     "npm run bench -- --quick # CI smoke test: every benchmark once, tiny durations, fails only if one throws",
-    "# options: --only=verify,http,memory  --rounds=N  --out=FILE",
+    "# options: --only=verify,http,memory  --frameworks=express,fastify,...  --rounds=N  --out=FILE",
     "```",
     "",
     `This report: \`${report.command}\`. The benchmarks import the built packages (\`dist\`), as users do. The machine is shared and noisy (see the load average): ratios measured in the same run are what count; absolute numbers are context.`,

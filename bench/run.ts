@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { FRAMEWORKS } from "./http/apps";
 import { runHttpSuite } from "./http/suite";
 import { assertBuiltPackages } from "./lib/built";
 import { BENCH_DIR, PINNING } from "./lib/children";
@@ -14,7 +15,11 @@ import { type RunReport, renderReport } from "./report";
 import { runVerifySuite } from "./verify/suite";
 
 const args = process.argv.slice(2);
-const options = parseOptions(args, join(BENCH_DIR, "..", "BENCHMARKS.md"));
+const options = parseOptions(
+  args,
+  join(BENCH_DIR, "..", "BENCHMARKS.md"),
+  FRAMEWORKS.map((framework) => framework.id),
+);
 const log = (line: string) => console.error(`[bench] ${line}`);
 const historyFile = join(BENCH_DIR, "history.md");
 
@@ -48,8 +53,10 @@ log(`${options.quick ? "quick" : "full"} mode; suites: ${[...options.suites].joi
 const built = await timed("packages", async () => assertBuiltPackages());
 if (built) {
   if (options.suites.has("verify")) report.verify = await timed("verify", () => runVerifySuite(options.verify, log));
-  if (options.suites.has("http")) report.http = await timed("http", () => runHttpSuite(options.http, log));
-  if (options.suites.has("memory")) report.memory = await timed("memory", () => runMemorySuite(options.memory, log));
+  if (options.suites.has("http"))
+    report.http = await timed("http", () => runHttpSuite(options.http, options.frameworks, log));
+  if (options.suites.has("memory"))
+    report.memory = await timed("memory", () => runMemorySuite(options.memory, options.frameworks, log));
 }
 delete report.seconds.packages;
 for (const framework of [...(report.http?.frameworks ?? []), ...(report.memory?.frameworks ?? [])]) {

@@ -62,11 +62,12 @@ export async function measure(
 }
 
 /**
- * Runs `bench` for every framework with one client process, one framework at a time; a framework that fails is
+ * Runs `bench` for each framework of `ids` with one client process, one framework at a time; a framework that fails is
  * logged and reported through `failed`, and the others still run.
  */
 export async function forEachFramework<Result>(
   suite: string,
+  ids: readonly string[],
   log: (line: string) => void,
   bench: (client: Child, framework: Framework) => Promise<Result>,
   failed: (framework: Framework, message: string) => Result,
@@ -74,7 +75,7 @@ export async function forEachFramework<Result>(
   const client = startClient();
   const results: Result[] = [];
   try {
-    for (const framework of FRAMEWORKS) {
+    for (const framework of FRAMEWORKS.filter((candidate) => ids.includes(candidate.id))) {
       try {
         results.push(await bench(client, framework));
       } catch (error) {

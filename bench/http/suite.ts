@@ -190,9 +190,14 @@ async function benchFramework(client: Child, framework: Framework, settings: Htt
  * Frameworks one after another (one server process at a time on the server core), each warmed up, then measured
  * for `rounds` rounds. A framework that fails is reported with its error; the others still run.
  */
-export async function runHttpSuite(settings: HttpSettings, log: Log): Promise<HttpResults> {
+export async function runHttpSuite(
+  settings: HttpSettings,
+  frameworkIds: readonly string[],
+  log: Log,
+): Promise<HttpResults> {
   const frameworks = await forEachFramework(
     "http",
+    frameworkIds,
     log,
     (client, framework) => benchFramework(client, framework, settings, log),
     (framework, error): FrameworkResult => ({

@@ -39,6 +39,8 @@ export interface MemorySettings {
 export interface Options {
   quick: boolean;
   suites: ReadonlySet<SuiteName>;
+  /** Framework ids the HTTP and memory suites run (`--frameworks=koa,fastify`); all by default. */
+  frameworks: readonly string[];
   /** Where the Markdown report goes; undefined: print it only. */
   out: string | undefined;
   verify: VerifySettings;
@@ -62,22 +64,25 @@ function positiveInteger(text: string | undefined, name: string): number | undef
   return number;
 }
 
-export function parseOptions(args: readonly string[], defaultOut: string): Options {
-  const known = /^--(quick|only=.+|rounds=.+|out=.+)$/;
+export function parseOptions(args: readonly string[], defaultOut: string, frameworkIds: readonly string[]): Options {
+  const known = /^--(quick|only=.+|frameworks=.+|rounds=.+|out=.+)$/;
   const unknown = args.filter((arg) => !known.test(arg));
   if (unknown.length > 0) {
     throw new Error(
-      `Unknown argument(s) ${unknown.join(" ")}; use --quick, --only=verify,http,memory, --rounds=N, --out=FILE`,
+      `Unknown argument(s) ${unknown.join(" ")}; use --quick, --only=verify,http,memory, --frameworks=${frameworkIds.join(",")}, --rounds=N, --out=FILE`,
     );
   }
   const quick = args.includes("--quick");
   const only = value(args, "only")?.split(",") ?? SUITES;
   for (const name of only) if (!SUITES.includes(name as SuiteName)) throw new Error(`--only: unknown suite ${name}`);
+  const frameworks = value(args, "frameworks")?.split(",") ?? frameworkIds;
+  for (const id of frameworks) if (!frameworkIds.includes(id)) throw new Error(`--frameworks: unknown framework ${id}`);
   const rounds = positiveInteger(value(args, "rounds"), "rounds");
   const out = value(args, "out") ?? (quick ? undefined : defaultOut);
   return {
     quick,
     suites: new Set(only as SuiteName[]),
+    frameworks,
     out,
     verify: quick
       ? { rounds: rounds ?? 1, passes: 1, timeMs: 10, warmupMs: 2, sizes: SIZES }

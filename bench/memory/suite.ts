@@ -132,9 +132,14 @@ async function benchFramework(client: Child, framework: Framework, settings: Mem
 }
 
 /** Every framework's three routes under 1 MiB deliveries; a framework that fails is reported, the others run. */
-export async function runMemorySuite(settings: MemorySettings, log: Log): Promise<MemoryResults> {
+export async function runMemorySuite(
+  settings: MemorySettings,
+  frameworkIds: readonly string[],
+  log: Log,
+): Promise<MemoryResults> {
   const frameworks = await forEachFramework(
     "memory",
+    frameworkIds,
     log,
     (client, framework) => benchFramework(client, framework, settings, log),
     (framework, error): MemoryFrameworkResult => ({ id: framework.id, label: framework.label, error, routes: [] }),

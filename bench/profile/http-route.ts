@@ -1,7 +1,8 @@
 /**
  * A CPU profile of one framework's server under load on one route, for `profile/summarize.ts`:
  *   npm run profile:http --workspace @tidings/bench -- fastify adapter   (routes: bare, ideal, adapter)
- * The server process runs with --cpu-prof and writes its profile to .profiles when it exits.
+ * The server process runs with --cpu-prof and writes its profile to .profiles (or $PROFILE_DIR) when it exits;
+ * profile two routes into two directories and compare them with `profile:diff`.
  */
 import { framework } from "../http/apps";
 import { measure, startClient } from "../http/fleet";
@@ -13,7 +14,7 @@ const route = (process.argv[3] ?? "adapter") as Route;
 if (!(route in ROUTES)) throw new Error(`route must be one of ${Object.keys(ROUTES).join(", ")}`);
 const child = new Child("http/server.ts", {
   cpu: 1,
-  nodeArgs: ["--expose-gc", "--cpu-prof", "--cpu-prof-dir=.profiles"],
+  nodeArgs: ["--expose-gc", "--cpu-prof", `--cpu-prof-dir=${process.env.PROFILE_DIR ?? ".profiles"}`],
   args: [id],
 });
 const client = startClient();

@@ -21,9 +21,9 @@ export function describeStoreContract(name: string, makeStore: () => DeliverySto
       const store = makeStore();
       const k = key();
       const token = await claimToken(store, k);
-      await expect(store.claim(k, 10_000)).resolves.toEqual({ state: "in-flight" });
-      await expect(store.complete(k, token, 10_000)).resolves.toBe(true);
-      await expect(store.claim(k, 10_000)).resolves.toEqual({ state: "done" });
+      expect(await store.claim(k, 10_000)).toEqual({ state: "in-flight" });
+      expect(await store.complete(k, token, 10_000)).toBe(true);
+      expect(await store.claim(k, 10_000)).toEqual({ state: "done" });
     });
 
     it("hands out a different token to every claimant", async () => {
@@ -36,20 +36,20 @@ export function describeStoreContract(name: string, makeStore: () => DeliverySto
     it("makes a released key claimable again", async () => {
       const store = makeStore();
       const k = key();
-      await expect(store.release(k, await claimToken(store, k))).resolves.toBe(true);
-      await expect(store.claim(k, 10_000)).resolves.toMatchObject({ state: "claimed" });
+      expect(await store.release(k, await claimToken(store, k))).toBe(true);
+      expect(await store.claim(k, 10_000)).toMatchObject({ state: "claimed" });
     });
 
     it("ignores complete and release with a token that does not own the key", async () => {
       const store = makeStore();
       const k = key();
       const token = await claimToken(store, k);
-      await expect(store.complete(k, "not-the-token", 10_000)).resolves.toBe(false);
-      await expect(store.release(k, "not-the-token")).resolves.toBe(false);
-      await expect(store.claim(k, 10_000)).resolves.toEqual({ state: "in-flight" });
-      await expect(store.complete(k, token, 10_000)).resolves.toBe(true);
-      await expect(store.release(k, token)).resolves.toBe(false);
-      await expect(store.claim(k, 10_000)).resolves.toEqual({ state: "done" });
+      expect(await store.complete(k, "not-the-token", 10_000)).toBe(false);
+      expect(await store.release(k, "not-the-token")).toBe(false);
+      expect(await store.claim(k, 10_000)).toEqual({ state: "in-flight" });
+      expect(await store.complete(k, token, 10_000)).toBe(true);
+      expect(await store.release(k, token)).toBe(false);
+      expect(await store.claim(k, 10_000)).toEqual({ state: "done" });
     });
 
     it("lets another claimant take over an expired lease, and the late owner cannot complete or release it", async () => {
@@ -58,20 +58,20 @@ export function describeStoreContract(name: string, makeStore: () => DeliverySto
       const late = await claimToken(store, k, LEASE_MS);
       await sleep(PAST_LEASE_MS);
       const current = await claimToken(store, k);
-      await expect(store.complete(k, late, 10_000)).resolves.toBe(false);
-      await expect(store.release(k, late)).resolves.toBe(false);
-      await expect(store.claim(k, 10_000)).resolves.toEqual({ state: "in-flight" });
-      await expect(store.complete(k, current, 10_000)).resolves.toBe(true);
-      await expect(store.claim(k, 10_000)).resolves.toEqual({ state: "done" });
+      expect(await store.complete(k, late, 10_000)).toBe(false);
+      expect(await store.release(k, late)).toBe(false);
+      expect(await store.claim(k, 10_000)).toEqual({ state: "in-flight" });
+      expect(await store.complete(k, current, 10_000)).toBe(true);
+      expect(await store.claim(k, 10_000)).toEqual({ state: "done" });
     });
 
     it("forgets a done key after its TTL", async () => {
       const store = makeStore();
       const k = key();
       await store.complete(k, await claimToken(store, k), LEASE_MS);
-      await expect(store.claim(k, 10_000)).resolves.toEqual({ state: "done" });
+      expect(await store.claim(k, 10_000)).toEqual({ state: "done" });
       await sleep(PAST_LEASE_MS);
-      await expect(store.claim(k, 10_000)).resolves.toMatchObject({ state: "claimed" });
+      expect(await store.claim(k, 10_000)).toMatchObject({ state: "claimed" });
     });
 
     it("grants exactly one of many simultaneous claims on a key", async () => {

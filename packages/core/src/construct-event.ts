@@ -3,7 +3,7 @@ import type { Secret } from "./secrets";
 import type { VerifyOptions } from "./tolerance";
 import { prepareVerification } from "./verification";
 import { checkPreparedSync } from "./verify";
-import { checkPreparedAsync } from "./verify-async";
+import { checkPrepared } from "./verify-async";
 
 /** Verifies, then parses the body as a JSON object. The type parameter is an assertion about your payloads. */
 export function constructEvent<Event extends object = DeliveryEvent>(
@@ -25,6 +25,6 @@ export async function constructEventAsync<Event extends object = DeliveryEvent>(
   options?: VerifyOptions,
 ): Promise<Event> {
   const prepared = prepareVerification(payload, header, secret, options);
-  await checkPreparedAsync(prepared, options);
+  await checkPrepared(prepared, options);
   return parseEvent(prepared.content.payload) as Event;
 }

@@ -66,7 +66,7 @@ export function concludeVerification(
     );
   }
   assertWithinTolerance(prepared.timestamp, prepared.toleranceSeconds, options);
-  return { timestamp: prepared.timestamp, ...match };
+  return { timestamp: prepared.timestamp, secretIndex: match.secretIndex, signature: match.signature };
 }
 
 export function publicResult({ timestamp, secretIndex }: VerifyResult): VerifyResult {

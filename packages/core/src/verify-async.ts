@@ -24,19 +24,16 @@ export function pickMatcher(): SignatureMatcher {
   return nodeMatcher;
 }
 
-/** A synchronous matcher (node:crypto) settles without waiting for another microtask turn. */
-export function checkPreparedAsync(
+/** Synchronous where the matcher is (node:crypto), so the Receiver spends no microtask turn on it. */
+export function checkPrepared(
   prepared: PreparedVerification,
   options: VerifyOptions | undefined,
   match: SignatureMatcher = pickMatcher(),
-): Promise<VerifiedDelivery> {
-  try {
-    const matched = match(prepared.content, prepared.secrets);
-    if (matched instanceof Promise) return matched.then((found) => concludeVerification(prepared, found, options));
-    return Promise.resolve(concludeVerification(prepared, matched, options));
-  } catch (error) {
-    return Promise.reject(error);
-  }
+): VerifiedDelivery | Promise<VerifiedDelivery> {
+  const matched = match(prepared.content, prepared.secrets);
+  return matched instanceof Promise
+    ? matched.then((found) => concludeVerification(prepared, found, options))
+    : concludeVerification(prepared, matched, options);
 }
 
 /** Verifies a delivery in any runtime: Node, Bun, Deno, edge functions, Cloudflare Workers. Same rules as `verify`. */
@@ -46,7 +43,7 @@ export async function verifyAsync(
   secret: Secret,
   options?: VerifyOptions,
 ): Promise<VerifyResult> {
-  return publicResult(await checkPreparedAsync(prepareVerification(payload, header, secret, options), options));
+  return publicResult(await checkPrepared(prepareVerification(payload, header, secret, options), options));
 }
 
 /** `verifyAsync` that resolves to `{ ok: false, error }` instead of rejecting with a `WebhookVerificationError`. */

@@ -7,65 +7,65 @@ function clockedStore(maxEntries?: number) {
   return { store, clock };
 }
 
-async function claimToken(store: MemoryStore, key: string, leaseMs = 1000): Promise<string> {
-  const claim = await store.claim(key, leaseMs);
+function claimToken(store: MemoryStore, key: string, leaseMs = 1000): string {
+  const claim = store.claim(key, leaseMs);
   if (claim.state !== "claimed") throw new Error(`expected to claim ${key}, got ${claim.state}`);
   return claim.token;
 }
 
 describe("MemoryStore", () => {
-  it("claims once, reports in-flight while held, done after completion", async () => {
+  it("claims once, reports in-flight while held, done after completion", () => {
     const { store } = clockedStore();
-    const token = await claimToken(store, "k");
-    await expect(store.claim("k", 1000)).resolves.toEqual({ state: "in-flight" });
-    await expect(store.complete("k", token, 5000)).resolves.toBe(true);
-    await expect(store.claim("k", 1000)).resolves.toEqual({ state: "done" });
+    const token = claimToken(store, "k");
+    expect(store.claim("k", 1000)).toEqual({ state: "in-flight" });
+    expect(store.complete("k", token, 5000)).toBe(true);
+    expect(store.claim("k", 1000)).toEqual({ state: "done" });
   });
 
-  it("lets a released key be claimed again", async () => {
+  it("lets a released key be claimed again", () => {
     const { store } = clockedStore();
-    const token = await claimToken(store, "k");
-    await expect(store.release("k", token)).resolves.toBe(true);
-    await expect(store.claim("k", 1000)).resolves.toMatchObject({ state: "claimed" });
+    const token = claimToken(store, "k");
+    expect(store.release("k", token)).toBe(true);
+    expect(store.claim("k", 1000)).toMatchObject({ state: "claimed" });
   });
 
-  it("lets another claimant take over when the lease expires, and ignores the late owner", async () => {
+  it("lets another claimant take over when the lease expires, and ignores the late owner", () => {
     const { store, clock } = clockedStore();
-    const late = await claimToken(store, "k", 1000);
+    const late = claimToken(store, "k", 1000);
     clock.ms += 1000;
-    const current = await claimToken(store, "k");
+    const current = claimToken(store, "k");
     expect(current).not.toBe(late);
-    await expect(store.complete("k", late, 5000)).resolves.toBe(false);
-    await expect(store.release("k", late)).resolves.toBe(false);
-    await expect(store.claim("k", 1000)).resolves.toEqual({ state: "in-flight" });
-    await expect(store.complete("k", current, 5000)).resolves.toBe(true);
+    expect(store.complete("k", late, 5000)).toBe(false);
+    expect(store.release("k", late)).toBe(false);
+    expect(store.claim("k", 1000)).toEqual({ state: "in-flight" });
+    expect(store.complete("k", current, 5000)).toBe(true);
   });
 
-  it("forgets done keys after their TTL", async () => {
+  it("forgets done keys after their TTL", () => {
     const { store, clock } = clockedStore();
-    await store.complete("k", await claimToken(store, "k"), 5000);
+    store.complete("k", claimToken(store, "k"), 5000);
     clock.ms += 4999;
-    await expect(store.claim("k", 1000)).resolves.toEqual({ state: "done" });
+    expect(store.claim("k", 1000)).toEqual({ state: "done" });
     clock.ms += 1;
-    await expect(store.claim("k", 1000)).resolves.toMatchObject({ state: "claimed" });
+    expect(store.claim("k", 1000)).toMatchObject({ state: "claimed" });
   });
 
-  it("stays within maxEntries, evicting the oldest claim first", async () => {
+  it("stays within maxEntries, evicting the oldest claim first", () => {
     const { store } = clockedStore(3);
-    for (const key of ["a", "b", "c"]) await store.complete(key, await claimToken(store, key), 60_000);
-    await store.complete("a", "stale token", 60_000);
-    await claimToken(store, "d");
+    for (const key of ["a", "b", "c"]) store.complete(key, claimToken(store, key), 60_000);
+    store.complete("a", "stale token", 60_000);
+    claimToken(store, "d");
     expect(store.size).toBe(3);
-    await expect(store.claim("a", 1000)).resolves.toMatchObject({ state: "claimed" });
-    await expect(store.claim("c", 1000)).resolves.toEqual({ state: "done" });
+    expect(store.claim("a", 1000)).toMatchObject({ state: "claimed" });
+    expect(store.claim("c", 1000)).toEqual({ state: "done" });
   });
 
-  it("evicts a batch of the oldest claims at once when it passes maxEntries", async () => {
+  it("evicts a batch of the oldest claims at once when it passes maxEntries", () => {
     const { store } = clockedStore(32);
-    for (let n = 0; n < 33; n++) await claimToken(store, `k${n}`);
+    for (let n = 0; n < 33; n++) claimToken(store, `k${n}`);
     expect(store.size).toBe(30); // 1 over the limit + 32/16
-    await expect(store.claim("k0", 1000)).resolves.toMatchObject({ state: "claimed" });
-    await expect(store.claim("k3", 1000)).resolves.toEqual({ state: "in-flight" });
+    expect(store.claim("k0", 1000)).toMatchObject({ state: "claimed" });
+    expect(store.claim("k3", 1000)).toEqual({ state: "in-flight" });
   });
 
   it("rejects a non-positive maxEntries", () => {

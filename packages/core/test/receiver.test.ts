@@ -162,8 +162,10 @@ describe("Receiver.receive", () => {
     let down = true;
     const memory = new MemoryStore();
     const flaky: DeliveryStore = {
-      claim: (key, lease): Promise<ClaimResult> =>
-        down ? Promise.reject(new Error("ECONNREFUSED")) : memory.claim(key, lease),
+      claim: async (key, lease) => {
+        if (down) throw new Error("ECONNREFUSED");
+        return memory.claim(key, lease);
+      },
       complete: (key, token, ttl) => memory.complete(key, token, ttl),
       release: (key, token) => memory.release(key, token),
     };
@@ -267,5 +269,65 @@ describe("Receiver.handle", () => {
     expect([first.status, bodyOf(first).error?.code]).toEqual([500, "body_already_parsed"]);
     expect(logged).toHaveLength(1);
     expect(String(logged[0])).toContain("Mount it first.");
+  });
+});
+
+/** A thenable that is not a native Promise, as some stores and client libraries return. */
+function thenable<T>(settle: () => T): PromiseLike<T> {
+  return {
+    // biome-ignore lint/suspicious/noThenProperty: a thenable is the point of this helper
+    then: (onFulfilled, onRejected) =>
+      new Promise<T>((resolve, reject) =>
+        setTimeout(() => {
+          try {
+            resolve(settle());
+          } catch (error) {
+            reject(error);
+          }
+        }, 5),
+      ).then(onFulfilled, onRejected),
+  };
+}
+
+describe("Receiver: synchronous and asynchronous steps", () => {
+  it("runs a delivery within the call when verification, store and handler answer synchronously", async () => {
+    let runs = 0;
+    const receiver = createReceiver({ secret: SECRET }).on("message.delivered", () => {
+      runs++;
+    });
+    const received = receiver.receive(signed(event({ id: "evt_sync_1" })));
+    expect(runs).toBe(1);
+    const { rawBody, headers } = signed(event({ id: "evt_sync_2" }));
+    const handled = receiver.handle({ method: "POST", headers, readBody: () => rawBody });
+    expect(runs).toBe(2);
+    expect([(await received).status, (await handled).status]).toEqual([200, 200]);
+  });
+
+  it("waits for stores and handlers that answer with thenables, not only native promises", async () => {
+    const memory = new MemoryStore();
+    const store: DeliveryStore = {
+      claim: (key, lease) => thenable(() => memory.claim(key, lease)) as Promise<ClaimResult>,
+      complete: (key, token, ttl) => thenable(() => memory.complete(key, token, ttl)) as Promise<boolean>,
+      release: (key, token) => thenable(() => memory.release(key, token)) as Promise<boolean>,
+    };
+    const steps: string[] = [];
+    let fail = true;
+    const receiver = createReceiver({ secret: SECRET, store, logger: quietLogger }).on(
+      "message.delivered",
+      () =>
+        thenable(() => {
+          steps.push(fail ? "handler failed" : "handler done");
+          if (fail) throw new Error("downstream timeout");
+        }) as Promise<void>,
+    );
+    const delivery = signed(event({ id: "evt_thenable" }));
+    const failed = await receiver.receive(delivery);
+    steps.push(`answered ${failed.status}`);
+    fail = false;
+    const retried = await receiver.receive(delivery);
+    steps.push(`answered ${retried.status}`);
+    const again = await receiver.receive(delivery);
+    expect(steps).toEqual(["handler failed", "answered 500", "handler done", "answered 200"]);
+    expect(bodyOf(again)).toEqual({ received: true, duplicate: true });
   });
 });

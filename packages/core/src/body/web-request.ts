@@ -16,7 +16,7 @@ export async function readRequestBody(request: Request, options: ReadBodyOptions
   const declared = assertDeclaredWithinLimit(request.headers, options.maxBodyBytes);
   const raw = declared === undefined ? await readUndeclared(request, options) : await readDeclared(request, options);
   assertNotTruncated(raw.byteLength, declared);
-  return decodeBody(raw, codings, options.maxBodyBytes);
+  return codings.length === 0 ? raw : decodeBody(raw, codings, options.maxBodyBytes);
 }
 
 /**

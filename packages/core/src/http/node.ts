@@ -22,9 +22,13 @@ export interface NodeRequestOptions {
 
 function bodyReader(request: NodeRequestLike, options: NodeRequestOptions) {
   const { rawBody, wireBody, consumedFix } = options;
-  return async (maxBodyBytes: number): Promise<Uint8Array> => {
+  return (maxBodyBytes: number): Uint8Array | Promise<Uint8Array> => {
     if (rawBody) return withinLimit(rawBody, maxBodyBytes);
-    if (wireBody) return decodeBody(withinLimit(wireBody, maxBodyBytes), contentCodings(request.headers), maxBodyBytes);
+    if (wireBody) {
+      const codings = contentCodings(request.headers);
+      const body = withinLimit(wireBody, maxBodyBytes);
+      return codings.length === 0 ? body : decodeBody(body, codings, maxBodyBytes);
+    }
     return readNodeBody(request, { maxBodyBytes, consumedFix });
   };
 }

@@ -38,9 +38,10 @@ export class HandlerRegistry {
     this.#any.push(handler as Handler<unknown>);
   }
 
-  /** The handlers for one type, then the catch-all ones. */
+  /** The handlers for one type, then the catch-all ones (a new list only when there are both). */
   for(type: string): readonly Handler<unknown>[] {
     const typed = this.#byType.get(type);
-    return typed ? [...typed, ...this.#any] : this.#any;
+    if (!typed) return this.#any;
+    return this.#any.length === 0 ? typed : [...typed, ...this.#any];
   }
 }

@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_BODY_BYTES } from "../body/limits";
 import type { DeliveryEvent } from "../event";
+import { positiveInteger } from "../positive-integer";
 import { normalizeSecrets, type Secret } from "../secrets";
 import type { DeliveryStore } from "../store/delivery-store";
 import { MemoryStore } from "../store/memory-store";
@@ -39,11 +40,6 @@ const stringField = (field: string) => (event: DeliveryEvent) => {
   const value = event[field];
   return typeof value === "string" && value !== "" ? value : undefined;
 };
-
-function positiveInteger(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value <= 0) throw new TypeError(`${name} must be a positive whole number`);
-  return value;
-}
 
 /** Checks every option once, at setup, so a misconfiguration fails at start-up rather than per delivery. */
 export function resolveReceiverOptions<Events extends EventMap>(options: ReceiverOptions<Events>) {

@@ -1,4 +1,5 @@
-import { type ClaimResult, type DeliveryStore, newClaimToken } from "./delivery-store";
+import { positiveInteger } from "../positive-integer";
+import type { ClaimResult, DeliveryStore } from "./delivery-store";
 
 export interface MemoryStoreOptions {
   /** Most keys kept; past it the oldest claims go first, 1/16 of them at a time. Default 10,000. */
@@ -18,12 +19,11 @@ export class MemoryStore implements DeliveryStore {
   readonly #entries = new Map<string, Entry>();
   readonly #maxEntries: number;
   readonly #now: () => number;
+  // Tokens only need to be unique within this store: a counter, not a random UUID, per claim.
+  #claims = 0;
 
   constructor(options: MemoryStoreOptions = {}) {
-    const maxEntries = options.maxEntries ?? 10_000;
-    if (!Number.isSafeInteger(maxEntries) || maxEntries < 1)
-      throw new TypeError("maxEntries must be a positive integer");
-    this.#maxEntries = maxEntries;
+    this.#maxEntries = positiveInteger(options.maxEntries ?? 10_000, "maxEntries");
     this.#now = options.now ?? Date.now;
   }
 
@@ -31,15 +31,17 @@ export class MemoryStore implements DeliveryStore {
     return this.#entries.size;
   }
 
-  async claim(key: string, leaseMs: number): Promise<ClaimResult> {
-    const entry = this.#live(key);
+  /** Answers synchronously, as `complete` and `release` do. */
+  claim(key: string, leaseMs: number): ClaimResult {
+    const now = this.#now();
+    const entry = this.#live(key, now);
     if (entry) return { state: entry.state };
-    const token = newClaimToken();
-    this.#insert(key, { state: "in-flight", token, expiresAt: this.#now() + leaseMs });
+    const token = String(++this.#claims);
+    this.#insert(key, { state: "in-flight", token, expiresAt: now + leaseMs });
     return { state: "claimed", token };
   }
 
-  async complete(key: string, token: string, ttlMs: number): Promise<boolean> {
+  complete(key: string, token: string, ttlMs: number): boolean {
     const entry = this.#heldBy(key, token);
     if (!entry) return false;
     // In place: re-inserting would leave a deleted slot in the Map for every delivery.
@@ -48,7 +50,7 @@ export class MemoryStore implements DeliveryStore {
     return true;
   }
 
-  async release(key: string, token: string): Promise<boolean> {
+  release(key: string, token: string): boolean {
     if (!this.#heldBy(key, token)) return false;
     this.#entries.delete(key);
     return true;
@@ -56,13 +58,13 @@ export class MemoryStore implements DeliveryStore {
 
   /** The entry, if it is an unexpired in-flight claim with this token: only those can be completed or released. */
   #heldBy(key: string, token: string): Entry | undefined {
-    const entry = this.#live(key);
+    const entry = this.#live(key, this.#now());
     return entry?.state === "in-flight" && entry.token === token ? entry : undefined;
   }
 
-  #live(key: string): Entry | undefined {
+  #live(key: string, now: number): Entry | undefined {
     const entry = this.#entries.get(key);
-    if (entry && entry.expiresAt <= this.#now()) {
+    if (entry && entry.expiresAt <= now) {
       this.#entries.delete(key);
       return undefined;
     }
