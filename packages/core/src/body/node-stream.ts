@@ -38,16 +38,17 @@ function collect(request: NodeRequestLike, options: ReadBodyOptions, declared: n
     let chunks: Uint8Array[] = [];
     let total = 0;
     let settled = false;
-    // The listeners stay on a stream that ended: removing 'data' costs Node a tick, and the stream is done.
-    const finish = (error: Error | undefined) => {
+    // The listeners stay on a stream that ended (removing 'data' costs Node a tick, and the stream is done), so
+    // 'close' still arrives after 'end': errors are built only for a stream that did not end, never per request.
+    const finish = (failure?: () => Error) => {
       if (settled) return;
       settled = true;
       const received = chunks;
       chunks = [];
-      if (error) {
+      if (failure) {
         request.removeListener("data", onData);
         request.pause();
-        reject(error);
+        reject(failure());
         return;
       }
       try {
@@ -58,14 +59,14 @@ function collect(request: NodeRequestLike, options: ReadBodyOptions, declared: n
       }
     };
     const onData = (chunk: Uint8Array | string) => {
-      if (typeof chunk === "string") return finish(bodyAlreadyConsumed(options.consumedFix));
+      if (typeof chunk === "string") return finish(() => bodyAlreadyConsumed(options.consumedFix));
       total += chunk.byteLength;
-      if (total > options.maxBodyBytes) return finish(payloadTooLarge(options.maxBodyBytes));
+      if (total > options.maxBodyBytes) return finish(() => payloadTooLarge(options.maxBodyBytes));
       chunks.push(chunk);
     };
     request.on("data", onData);
-    request.on("end", () => finish(undefined));
-    request.on("error", () => finish(interrupted()));
-    request.on("close", () => finish(interrupted()));
+    request.on("end", () => finish());
+    request.on("error", () => finish(interrupted));
+    request.on("close", () => finish(interrupted));
   });
 }
