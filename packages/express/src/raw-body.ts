@@ -14,5 +14,8 @@ export function captureRawBody(req: IncomingMessage, _res: ServerResponse, buf: 
 
 /** The bytes a parser already read: `express.raw()`'s Buffer body, else what `captureRawBody` kept. */
 export function parsedRawBody(req: IncomingMessage & { body?: unknown }): Buffer | undefined {
-  return Buffer.isBuffer(req.body) ? req.body : (req as Captured)[RAW_BODY];
+  const { body } = req;
+  // No parser ran (the usual case for a webhook route): nothing was captured either, so skip that lookup.
+  if (body === undefined) return undefined;
+  return Buffer.isBuffer(body) ? body : (req as Captured)[RAW_BODY];
 }

@@ -23,8 +23,10 @@ export function isNodeStreamConsumed(request: NodeRequestLike): boolean {
 /** The exact bytes of a Node request body, bounded, with its Content-Encoding undone. Fails fast, never hangs. */
 export async function readNodeBody(request: NodeRequestLike, options: ReadBodyOptions): Promise<Uint8Array> {
   if (isNodeStreamConsumed(request)) throw bodyAlreadyConsumed(options.consumedFix);
-  const codings = contentCodings(request.headers);
-  const declared = assertDeclaredWithinLimit(request.headers, options.maxBodyBytes);
+  // Read once: on Express's requests (prototype swapped per request) every property lookup is slow.
+  const { headers } = request;
+  const codings = contentCodings(headers);
+  const declared = assertDeclaredWithinLimit(headers, options.maxBodyBytes);
   const raw = await collect(request, options, declared);
   return codings.length === 0 ? raw : decodeBody(raw, codings, options.maxBodyBytes);
 }
