@@ -16,6 +16,8 @@ const gate = new HoldGate();
 const probe = new PeakProbe();
 let handled: Record<Route, number> = { bare: 0, ideal: 0, adapter: 0 };
 let cpu = process.cpuUsage();
+let windowFrom = 0;
+const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
 let app: RunningApp | undefined;
 
 const hooks: RouteHooks = {
@@ -39,11 +41,12 @@ serveCommands({
   "measure-begin": () => {
     handled = { bare: 0, ideal: 0, adapter: 0 };
     cpu = process.cpuUsage();
+    windowFrom = monotonicMicros();
     return {};
   },
   "measure-end": (): RunStats => {
     const used = process.cpuUsage(cpu);
-    return { cpuMicros: used.user + used.system, handled };
+    return { cpuMicros: used.user + used.system, handled, window: { from: windowFrom, to: monotonicMicros() } };
   },
   "peak-begin": () => probe.begin(),
   "peak-end": () => probe.end(),

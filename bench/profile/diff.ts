@@ -1,23 +1,24 @@
 /**
- * Where one route spends more CPU than another, per request, function by function: profile each route into its own
- * directory with `profile:http` (PROFILE_DIR=...), then
- *   npm run profile:diff --workspace @tidings/bench -- /tmp/koa-ideal /tmp/koa-adapter 60000
- * (the last argument: requests each profile served; profile:http sends 3 x 20,000). Whole-process profiles: start-up
- * and warm-up count too, so compare profiles taken the same way, and read the largest rows, not the total.
+ * Where one route spends more CPU than another, per request, function by function. Profile both routes in one
+ * process, alternating (`profile:http -- koa ideal,adapter`), then
+ *   npm run profile:diff --workspace @tidings/bench -- .profiles ideal adapter
+ * Sampling is coarse (about one sample per ms): read the largest rows, not the small ones.
  */
-import { busiestProfile } from "./cpu-profile";
+import { routeSelfTimes, type SelfTimes } from "./cpu-profile";
 
-const [baseDirectory, otherDirectory, requestsText] = process.argv.slice(2);
-if (baseDirectory === undefined || otherDirectory === undefined) {
-  throw new Error("usage: diff.ts <base profile dir> <other profile dir> [requests per profile]");
-}
-const requests = Number(requestsText ?? 60_000);
-const base = busiestProfile(baseDirectory);
-const other = busiestProfile(otherDirectory);
-const perRequest = (micros: number) => (micros / requests).toFixed(2).padStart(7);
-console.log(`busy µs per request: ${perRequest(base.busyMicros)} (base)  ${perRequest(other.busyMicros)} (other)`);
+const [directory = ".profiles", baseRoute = "ideal", otherRoute = "adapter", rows = "30"] = process.argv.slice(2);
+const base = routeSelfTimes(directory, baseRoute);
+const other = routeSelfTimes(directory, otherRoute);
+const perRequest = (times: SelfTimes, micros: number) => micros / (times.requests ?? 1);
+const format = (micros: number) => micros.toFixed(2).padStart(7);
+console.log(
+  `busy µs per request: ${format(perRequest(base, base.busyMicros))} (${baseRoute})  ${format(perRequest(other, other.busyMicros))} (${otherRoute})`,
+);
 const keys = new Set([...base.micros.keys(), ...other.micros.keys()]);
-const rows = [...keys]
-  .map((key) => ({ key, delta: (other.micros.get(key) ?? 0) - (base.micros.get(key) ?? 0) }))
+const deltas = [...keys]
+  .map((key) => ({
+    key,
+    delta: perRequest(other, other.micros.get(key) ?? 0) - perRequest(base, base.micros.get(key) ?? 0),
+  }))
   .sort((a, b) => Math.abs(b.delta) - Math.abs(a.delta));
-for (const { key, delta } of rows.slice(0, Number(process.argv[5] ?? 30))) console.log(`${perRequest(delta)}  ${key}`);
+for (const { key, delta } of deltas.slice(0, Number(rows))) console.log(`${format(delta)}  ${key}`);
