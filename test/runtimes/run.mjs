@@ -217,15 +217,19 @@ console.log(JSON.stringify({ version: process.version, getBuiltinModule: typeof 
 
 /** The machine's Node runs every vitest project in `npm test`; here only what core sees in it. */
 function testMachineNode() {
-  const probe = probeNode(process.execPath);
+  return nodeOutcome(probeNode(process.execPath), 1, "the built core's probe here; every vitest project in `npm test`");
+}
+
+/** What a Node binary showed: its probe, and how many checks passed there. */
+function nodeOutcome(probe, checks, how) {
   return {
     version: probe.version,
     cryptoPath: probe.getBuiltinModule ? "node:crypto" : "none found",
     getBuiltinModule: probe.getBuiltinModule,
     bodyDecoding: "node:zlib",
     syncVerify: "works",
-    checks: 1,
-    how: "the built core's probe here; every vitest project in `npm test`",
+    checks,
+    how,
   };
 }
 
@@ -266,15 +270,11 @@ async function testNode(alias) {
       `vitest on Node ${probe.version}: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed`,
     );
   }
-  return {
-    version: probe.version,
-    cryptoPath: probe.getBuiltinModule ? "node:crypto" : "none found",
-    getBuiltinModule: probe.getBuiltinModule,
-    bodyDecoding: "node:zlib",
-    syncVerify: "works",
-    checks: summary.numPassedTests,
-    how: `vitest ${NODE_SUITES.join(" ")} (${summary.testResults.length} files)`,
-  };
+  return nodeOutcome(
+    probe,
+    summary.numPassedTests,
+    `vitest ${NODE_SUITES.join(" ")} (${summary.testResults.length} files)`,
+  );
 }
 
 async function main() {

@@ -8,6 +8,8 @@ const ROUTE_FIX =
 const PAGES_FIX =
   "In the Pages Router that is Next.js's own body parser, on by default for API routes: add `export const config = { api: { bodyParser: false } };` to this API route file. It must be a literal in the route file itself; Next.js reads it at build time, so no library can set it for you.";
 
+const PAGES_READ_OPTIONS = { consumedFix: PAGES_FIX };
+
 /** App Router route handler (Node and Edge runtimes): `export const POST = createRouteHandler(receiver)`. */
 export function createRouteHandler<Events extends EventMap>(
   receiver: Receiver<Events>,
@@ -24,7 +26,6 @@ export function createPagesHandler<Events extends EventMap>(
   receiver: Receiver<Events>,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
-    const options = { consumedFix: PAGES_FIX };
-    writeNodeResponse(res, await handleNodeRequest(receiver, req, options));
+    writeNodeResponse(res, await handleNodeRequest(receiver, req, PAGES_READ_OPTIONS));
   };
 }

@@ -12,8 +12,9 @@ export interface ReadBodyOptions {
 /** The exact bytes of a Web `Request`'s body, bounded, with its Content-Encoding undone. Never calls `text()`. */
 export async function readRequestBody(request: Request, options: ReadBodyOptions): Promise<Uint8Array> {
   if (request.bodyUsed) throw bodyAlreadyConsumed(options.consumedFix);
-  const codings = contentCodings(request.headers);
-  const declared = assertDeclaredWithinLimit(request.headers, options.maxBodyBytes);
+  const { headers } = request;
+  const codings = contentCodings(headers);
+  const declared = assertDeclaredWithinLimit(headers, options.maxBodyBytes);
   const raw = declared === undefined ? await readUndeclared(request, options) : await readDeclared(request, options);
   assertNotTruncated(raw.byteLength, declared);
   return codings.length === 0 ? raw : decodeBody(raw, codings, options.maxBodyBytes);
