@@ -34,6 +34,8 @@ export interface MemorySettings {
    * (quick mode shares one process per framework: its numbers are not meaningful, only the code path is).
    */
   freshServers: boolean;
+  /** Done keys in the MemoryStore footprint measurement. */
+  storeKeys: number;
 }
 
 export interface Options {
@@ -100,7 +102,21 @@ export function parseOptions(args: readonly string[], defaultOut: string, framew
           bodyBytes: 2 * KIB,
         },
     memory: quick
-      ? { bodyBytes: 64 * KIB, inFlight: 4, rounds: rounds ?? 1, loadRequests: 8, freshServers: false }
-      : { bodyBytes: 1024 * KIB, inFlight: 50, rounds: rounds ?? 3, loadRequests: 250, freshServers: true },
+      ? {
+          bodyBytes: 64 * KIB,
+          inFlight: 4,
+          rounds: rounds ?? 1,
+          loadRequests: 8,
+          freshServers: false,
+          storeKeys: 10_000,
+        }
+      : {
+          bodyBytes: 1024 * KIB,
+          inFlight: 50,
+          rounds: rounds ?? 3,
+          loadRequests: 250,
+          freshServers: true,
+          storeKeys: 100_000,
+        },
   };
 }

@@ -23,6 +23,6 @@ export function requirePayloadBytes(payload: unknown): Uint8Array {
   const got = payload === null ? "null" : typeof payload;
   throw new WebhookVerificationError(
     "body_already_parsed",
-    `Expected the raw body bytes, got ${got}: a body parser read it first. Pass the raw body.`,
+    `Expected the raw body bytes, got ${got}: a body parser read it first.`,
   );
 }

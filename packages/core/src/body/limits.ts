@@ -27,7 +27,7 @@ export function assertDeclaredWithinLimit(headers: HeaderSource, maxBodyBytes: n
 export function bodyTruncated(received: number, declared: number): WebhookVerificationError {
   return new WebhookVerificationError(
     "body_truncated",
-    `Got ${received} of the ${declared} bytes Content-Length announced: the body was cut off.`,
+    `Got ${received} of the ${declared} bytes Content-Length announced.`,
   );
 }
 

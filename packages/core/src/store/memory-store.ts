@@ -8,23 +8,27 @@ export interface MemoryStoreOptions {
   now?: () => number;
 }
 
-interface Entry {
-  state: "in-flight" | "done";
+/** A key being handled: who holds it, and until when (ms after the store's epoch). */
+interface Claim {
   token: string;
-  expiresAt: number;
+  until: number;
 }
 
 /** An in-process, bounded (oldest claims evicted first, TTL) DeliveryStore: dedup for a single-instance receiver. */
 export class MemoryStore implements DeliveryStore {
-  readonly #entries = new Map<string, Entry>();
+  // Per key, a Claim while in flight, then only the time it stays done until: one object less per delivery for the
+  // GC to carry for the TTL. Times count from the store's epoch, so they stay small integers, not boxed numbers.
+  readonly #entries = new Map<string, Claim | number>();
   readonly #maxEntries: number;
   readonly #now: () => number;
+  readonly #epoch: number;
   // Tokens only need to be unique within this store: a counter, not a random UUID, per claim.
   #claims = 0;
 
   constructor(options: MemoryStoreOptions = {}) {
     this.#maxEntries = positiveInteger(options.maxEntries ?? 10_000, "maxEntries");
     this.#now = options.now ?? Date.now;
+    this.#epoch = this.#now();
   }
 
   get size(): number {
@@ -33,38 +37,40 @@ export class MemoryStore implements DeliveryStore {
 
   /** Answers synchronously, as `complete` and `release` do. */
   claim(key: string, leaseMs: number): ClaimResult {
-    const now = this.#now();
-    const entry = this.#live(key, now);
-    if (entry) return { state: entry.state };
+    const at = this.#at();
+    const entry = this.#live(key, at);
+    if (entry !== undefined) return { state: typeof entry === "number" ? "done" : "in-flight" };
     const token = String(++this.#claims);
-    this.#insert(key, { state: "in-flight", token, expiresAt: now + leaseMs });
+    this.#insert(key, { token, until: at + leaseMs });
     return { state: "claimed", token };
   }
 
   complete(key: string, token: string, ttlMs: number): boolean {
-    const entry = this.#heldBy(key, token);
-    if (!entry) return false;
-    // In place: re-inserting would leave a deleted slot in the Map for every delivery.
-    entry.state = "done";
-    entry.expiresAt = this.#now() + ttlMs;
+    const at = this.#at();
+    if (!this.#heldBy(key, token, at)) return false;
+    // Setting an existing key keeps its place in the Map's order (and its slot).
+    this.#entries.set(key, at + ttlMs);
     return true;
   }
 
   release(key: string, token: string): boolean {
-    if (!this.#heldBy(key, token)) return false;
+    if (!this.#heldBy(key, token, this.#at())) return false;
     this.#entries.delete(key);
     return true;
   }
 
-  /** The entry, if it is an unexpired in-flight claim with this token: only those can be completed or released. */
-  #heldBy(key: string, token: string): Entry | undefined {
-    const entry = this.#live(key, this.#now());
-    return entry?.state === "in-flight" && entry.token === token ? entry : undefined;
+  #at(): number {
+    return this.#now() - this.#epoch;
   }
 
-  #live(key: string, now: number): Entry | undefined {
+  /** Only an unexpired in-flight claim with this token can be completed or released (a done key has no token). */
+  #heldBy(key: string, token: string, at: number): boolean {
+    return (this.#live(key, at) as Claim | undefined)?.token === token;
+  }
+
+  #live(key: string, at: number): Claim | number | undefined {
     const entry = this.#entries.get(key);
-    if (entry && entry.expiresAt <= now) {
+    if (entry !== undefined && (typeof entry === "number" ? entry : entry.until) <= at) {
       this.#entries.delete(key);
       return undefined;
     }
@@ -76,7 +82,7 @@ export class MemoryStore implements DeliveryStore {
    * Batching matters: each `keys()` iterator first walks over the slots of deleted keys, so evicting one key per
    * insert would cost a walk over thousands of holes on every delivery once the store is full.
    */
-  #insert(key: string, entry: Entry): void {
+  #insert(key: string, entry: Claim): void {
     this.#entries.set(key, entry);
     if (this.#entries.size <= this.#maxEntries) return;
     let excess = this.#entries.size - this.#maxEntries + Math.floor(this.#maxEntries / 16);
