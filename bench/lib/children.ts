@@ -29,6 +29,8 @@ export interface ChildOptions {
   cpu: number;
   nodeArgs?: readonly string[];
   args?: readonly string[];
+  /** A command that runs node for us (e.g. valgrind and its options). */
+  launcher?: readonly string[];
 }
 
 /** A Node child process running a TypeScript entry point, driven by request/reply messages over IPC. */
@@ -40,7 +42,15 @@ export class Child {
   #failure: Error | undefined;
 
   constructor(entry: string, options: ChildOptions) {
-    const node = [process.execPath, ...(options.nodeArgs ?? []), "--import", "tsx/esm", entry, ...(options.args ?? [])];
+    const node = [
+      ...(options.launcher ?? []),
+      process.execPath,
+      ...(options.nodeArgs ?? []),
+      "--import",
+      "tsx/esm",
+      entry,
+      ...(options.args ?? []),
+    ];
     const [command, ...args] = PINNING === "taskset" ? ["taskset", "-c", String(options.cpu), ...node] : node;
     this.#process = spawn(command as string, args, { cwd: BENCH_DIR, stdio: ["ignore", "inherit", "inherit", "ipc"] });
     this.#process.on("message", (message: Reply) => this.#settle(message));

@@ -1,0 +1,130 @@
+/**
+ * User-space instructions per request on each route of one framework's server, counted by valgrind's callgrind:
+ * the count does not move with the machine's load, so differences of 1 % between routes show, where req/s and CPU
+ * time move several % from run to run on a shared VM.
+ *   npm run profile:instructions --workspace @tidings/bench -- hono                  (routes: ideal,adapter)
+ *   npm run profile:instructions --workspace @tidings/bench -- koa bare,ideal,adapter
+ * The server runs under callgrind with V8's --single-threaded (no compiler or GC threads, whose work would land in
+ * random windows), is warmed up, then the routes take turns: callgrind's counters are zeroed before and dumped after
+ * each window of requests. The minimum over windows leaves out windows that caught a full GC; the median keeps them.
+ * Not counted: the kernel's work (socket reads and writes, the same for every route), so instruction ratios overstate
+ * CPU-time ratios; and memory stalls. Needs valgrind (Debian's `valgrind` package).
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DeliveryFactory } from "../http/deliveries";
+import { SERVER_CPU } from "../http/fleet";
+import type { RunStats } from "../http/protocol";
+import { ANSWER_BODY, ROUTES, type Route } from "../http/routes";
+import { Child } from "../lib/children";
+import { SIGNATURE_HEADER } from "../lib/deliveries";
+import { median } from "../lib/stats";
+
+const id = process.argv[2] ?? "hono";
+const routes = (process.argv[3] ?? "ideal,adapter").split(",") as Route[];
+const WARMUP = 3_000;
+const WINDOW = 1_000;
+const WINDOWS = 5;
+const CONNECTIONS = 4;
+
+for (const route of routes) {
+  if (!(route in ROUTES)) throw new Error(`routes must be among ${Object.keys(ROUTES).join(", ")}`);
+}
+try {
+  execFileSync("valgrind", ["--version"], { stdio: "ignore" });
+} catch {
+  throw new Error("valgrind is not installed (apt-get install -y valgrind)");
+}
+
+const dumps = mkdtempSync(join(tmpdir(), "tidings-callgrind-"));
+const server = new Child("http/server.ts", {
+  cpu: SERVER_CPU,
+  launcher: ["valgrind", "--tool=callgrind", "--quiet", `--callgrind-out-file=${join(dumps, "callgrind.%p")}`],
+  nodeArgs: ["--single-threaded"],
+  args: [id],
+});
+const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+const factory = new DeliveryFactory(2048, `instructions-${process.pid}`);
+
+function post(port: number, path: string): Promise<void> {
+  const { body, header } = factory.next();
+  const headers = { "content-type": "application/json", "content-length": body.length, [SIGNATURE_HEADER]: header };
+  return new Promise((resolve, reject) => {
+    const outgoing = request({ host: "127.0.0.1", port, path, method: "POST", agent, headers }, (answer) => {
+      let text = "";
+      answer.setEncoding("utf8");
+      answer.on("data", (chunk: string) => {
+        text += chunk;
+      });
+      answer.on("end", () =>
+        text === ANSWER_BODY ? resolve() : reject(new Error(`${path}: ${answer.statusCode} ${text}`)),
+      );
+    });
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+}
+
+/** `amount` requests over CONNECTIONS keep-alive connections; checks that the route's handler saw every one. */
+async function send(port: number, route: Route, amount: number): Promise<void> {
+  await server.call("measure-begin");
+  let left = amount;
+  const connection = async () => {
+    while (left-- > 0) await post(port, ROUTES[route]);
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, connection));
+  const stats = await server.call<RunStats>("measure-end");
+  if (stats.handled[route] !== amount) throw new Error(`${route}: ${stats.handled[route]}/${amount} handled`);
+}
+
+function callgrind(command: "--zero" | "--dump"): void {
+  execFileSync("callgrind_control", [command, String(server.pid)], { stdio: "ignore" });
+}
+
+/** Instructions in the newest dump (callgrind.<pid>.<n>, one per --dump). */
+function lastDumpInstructions(): number {
+  const prefix = `callgrind.${server.pid}.`;
+  const parts = readdirSync(dumps)
+    .filter((name) => name.startsWith(prefix))
+    .map((name) => Number(name.slice(prefix.length)));
+  const text = readFileSync(join(dumps, `${prefix}${Math.max(...parts)}`), "utf8");
+  const summary = /^summary: (\d+)$/m.exec(text);
+  if (!summary) throw new Error("no summary line in the callgrind dump");
+  return Number(summary[1]);
+}
+
+const perRequest = new Map<Route, number[]>(routes.map((route) => [route, []]));
+try {
+  const { port } = await server.call<{ port: number }>("start");
+  for (const route of routes) await send(port, route, WARMUP);
+  for (let window = 0; window < WINDOWS; window++) {
+    for (const route of routes) {
+      callgrind("--zero");
+      await send(port, route, WINDOW);
+      callgrind("--dump");
+      perRequest.get(route)?.push(lastDumpInstructions() / WINDOW);
+    }
+  }
+} finally {
+  agent.destroy();
+  await server.stop();
+  rmSync(dumps, { recursive: true, force: true });
+}
+
+const thousands = (value: number) => `${(value / 1000).toFixed(1)}k`;
+const [first] = routes;
+const base = perRequest.get(first as Route) ?? [];
+console.log(`${id}: user-space instructions per request, ${WINDOWS} windows of ${WINDOW} after ${WARMUP} warm-up`);
+for (const route of routes) {
+  const counts = perRequest.get(route) ?? [];
+  const ratio =
+    route === first
+      ? ""
+      : `; ÷ ${first}: ${(Math.min(...counts) / Math.min(...base)).toFixed(3)} (min), ${(median(counts) / median(base)).toFixed(3)} (median)`;
+  console.log(
+    `  ${route.padEnd(8)} min ${thousands(Math.min(...counts))}, median ${thousands(median(counts))} (${counts.map(thousands).join(" ")})${ratio}`,
+  );
+}
