@@ -4,11 +4,15 @@
  * time move several % from run to run on a shared VM.
  *   npm run profile:instructions --workspace @tidings/bench -- hono                  (routes: ideal,adapter)
  *   npm run profile:instructions --workspace @tidings/bench -- koa bare,ideal,adapter
+ *   npm run profile:instructions --workspace @tidings/bench -- next-pages ideal,adapter --cache
  * The server runs under callgrind with V8's --single-threaded (no compiler or GC threads, whose work would land in
  * random windows), is warmed up, then the routes take turns: callgrind's counters are zeroed before and dumped after
  * each window of requests. The minimum over windows leaves out windows that caught a full GC; the median keeps them.
  * Not counted: the kernel's work (socket reads and writes, the same for every route), so instruction ratios overstate
- * CPU-time ratios; and memory stalls. Needs valgrind (Debian's `valgrind` package).
+ * CPU-time ratios; and memory stalls. `--cache` adds callgrind's cache simulation (about twice as slow) and reports
+ * first-level instruction and data cache misses per request, the part of memory stalls it can count: each costs
+ * an L2 access, a dozen cycles or more, so they show where a route runs slower than its instruction count says.
+ * Needs valgrind (Debian's `valgrind` package).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -23,9 +27,11 @@ import { Child } from "../lib/children";
 import { SIGNATURE_HEADER } from "../lib/deliveries";
 import { median } from "../lib/stats";
 
-const id = process.argv[2] ?? "hono";
-const routes = (process.argv[3] ?? "ideal,adapter").split(",") as Route[];
-const WARMUP = 3_000;
+const [id = "hono", routeList = "ideal,adapter"] = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
+const routes = routeList.split(",") as Route[];
+const cacheSim = process.argv.includes("--cache");
+// Fewer left some servers still tiering up (Next.js Pages counted 199k-236k per window after 3,000).
+const WARMUP = 8_000;
 const WINDOW = 1_000;
 const WINDOWS = 5;
 const CONNECTIONS = 4;
@@ -42,7 +48,13 @@ try {
 const dumps = mkdtempSync(join(tmpdir(), "tidings-callgrind-"));
 const server = new Child("http/server.ts", {
   cpu: SERVER_CPU,
-  launcher: ["valgrind", "--tool=callgrind", "--quiet", `--callgrind-out-file=${join(dumps, "callgrind.%p")}`],
+  launcher: [
+    "valgrind",
+    "--tool=callgrind",
+    "--quiet",
+    `--cache-sim=${cacheSim ? "yes" : "no"}`,
+    `--callgrind-out-file=${join(dumps, "callgrind.%p")}`,
+  ],
   nodeArgs: ["--single-threaded"],
   args: [id],
 });
@@ -84,19 +96,23 @@ function callgrind(command: "--zero" | "--dump"): void {
   execFileSync("callgrind_control", [command, String(server.pid)], { stdio: "ignore" });
 }
 
-/** Instructions in the newest dump (callgrind.<pid>.<n>, one per --dump). */
-function lastDumpInstructions(): number {
+/** Per window: instructions (Ir) and, with --cache, first-level cache misses: I1mr, D1mr, D1mw. */
+type Counts = Record<string, number>;
+
+/** The event totals of the newest dump (callgrind.<pid>.<n>, one per --dump). */
+function lastDumpCounts(): Counts {
   const prefix = `callgrind.${server.pid}.`;
   const parts = readdirSync(dumps)
     .filter((name) => name.startsWith(prefix))
     .map((name) => Number(name.slice(prefix.length)));
   const text = readFileSync(join(dumps, `${prefix}${Math.max(...parts)}`), "utf8");
-  const summary = /^summary: (\d+)$/m.exec(text);
-  if (!summary) throw new Error("no summary line in the callgrind dump");
-  return Number(summary[1]);
+  const events = /^events: (.+)$/m.exec(text)?.[1]?.split(" ");
+  const totals = /^summary: (.+)$/m.exec(text)?.[1]?.split(" ").map(Number);
+  if (!events || !totals) throw new Error("no events or summary line in the callgrind dump");
+  return Object.fromEntries(events.map((event, index) => [event, totals[index] ?? 0]));
 }
 
-const perRequest = new Map<Route, number[]>(routes.map((route) => [route, []]));
+const perRequest = new Map<Route, Counts[]>(routes.map((route) => [route, []]));
 try {
   const { port } = await server.call<{ port: number }>("start");
   for (const route of routes) await send(port, route, WARMUP);
@@ -105,7 +121,8 @@ try {
       callgrind("--zero");
       await send(port, route, WINDOW);
       callgrind("--dump");
-      perRequest.get(route)?.push(lastDumpInstructions() / WINDOW);
+      const counts = lastDumpCounts();
+      perRequest.get(route)?.push(Object.fromEntries(Object.entries(counts).map(([event, n]) => [event, n / WINDOW])));
     }
   }
 } finally {
@@ -115,16 +132,31 @@ try {
 }
 
 const thousands = (value: number) => `${(value / 1000).toFixed(1)}k`;
-const [first] = routes;
-const base = perRequest.get(first as Route) ?? [];
+const instructions = (route: Route) => (perRequest.get(route) ?? []).map((counts) => counts.Ir ?? 0);
+/** The window with the fewest instructions (no full GC in it), whose cache misses are reported. */
+const quietest = (route: Route) => {
+  const windows = perRequest.get(route) ?? [];
+  return windows[instructions(route).indexOf(Math.min(...instructions(route)))] ?? {};
+};
+const misses = (counts: Counts) => ({ I: counts.I1mr ?? 0, D: (counts.D1mr ?? 0) + (counts.D1mw ?? 0) });
+const [first = "ideal"] = routes;
+const base = instructions(first);
 console.log(`${id}: user-space instructions per request, ${WINDOWS} windows of ${WINDOW} after ${WARMUP} warm-up`);
 for (const route of routes) {
-  const counts = perRequest.get(route) ?? [];
+  const counts = instructions(route);
   const ratio =
     route === first
       ? ""
       : `; ÷ ${first}: ${(Math.min(...counts) / Math.min(...base)).toFixed(3)} (min), ${(median(counts) / median(base)).toFixed(3)} (median)`;
   console.log(
     `  ${route.padEnd(8)} min ${thousands(Math.min(...counts))}, median ${thousands(median(counts))} (${counts.map(thousands).join(" ")})${ratio}`,
+  );
+  if (!cacheSim) continue;
+  const own = misses(quietest(route));
+  const versus = misses(quietest(first));
+  const relative = (kind: "I" | "D") =>
+    route === first ? "" : ` (÷ ${first} ${(own[kind] / versus[kind]).toFixed(3)})`;
+  console.log(
+    `           L1 misses in the min window: instruction ${thousands(own.I)}${relative("I")}, data ${thousands(own.D)}${relative("D")}`,
   );
 }
