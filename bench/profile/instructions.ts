@@ -12,6 +12,9 @@
  * CPU-time ratios; and memory stalls. `--cache` adds callgrind's cache simulation (about twice as slow) and reports
  * first-level instruction and data cache misses per request, the part of memory stalls it can count: each costs
  * an L2 access, a dozen cycles or more, so they show where a route runs slower than its instruction count says.
+ * `--functions` also runs node with --perf-basic-prof, so callgrind's unnamed JIT code gets V8's function names, and
+ * prints, per route after the first, the functions whose own instructions per request differ most from the first
+ * route's (min windows): where a route's extra instructions go, JavaScript included.
  * Needs valgrind (Debian's `valgrind` package).
  */
 import { execFileSync } from "node:child_process";
@@ -26,10 +29,13 @@ import { ANSWER_BODY, ROUTES, type Route } from "../http/routes";
 import { Child } from "../lib/children";
 import { SIGNATURE_HEADER } from "../lib/deliveries";
 import { median } from "../lib/stats";
+import { type Counts, dumpTotals, functionsPerRequest, jitNames } from "./callgrind";
 
 const [id = "hono", routeList = "ideal,adapter"] = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
 const routes = routeList.split(",") as Route[];
 const cacheSim = process.argv.includes("--cache");
+const byFunction = process.argv.includes("--functions");
+const FUNCTION_ROWS = 40;
 // Fewer left some servers still tiering up (Next.js Pages counted 199k-236k per window after 3,000).
 const WARMUP = 8_000;
 const WINDOW = 1_000;
@@ -55,7 +61,10 @@ const server = new Child("http/server.ts", {
     `--cache-sim=${cacheSim ? "yes" : "no"}`,
     `--callgrind-out-file=${join(dumps, "callgrind.%p")}`,
   ],
-  nodeArgs: ["--single-threaded"],
+  // --perf-basic-prof also starts V8's code log, which would land in the working directory.
+  nodeArgs: byFunction
+    ? ["--single-threaded", "--perf-basic-prof", "--no-logfile-per-isolate", `--logfile=${join(dumps, "v8.log")}`]
+    : ["--single-threaded"],
   args: [id],
 });
 const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
@@ -96,23 +105,24 @@ function callgrind(command: "--zero" | "--dump"): void {
   execFileSync("callgrind_control", [command, String(server.pid)], { stdio: "ignore" });
 }
 
-/** Per window: instructions (Ir) and, with --cache, first-level cache misses: I1mr, D1mr, D1mw. */
-type Counts = Record<string, number>;
-
-/** The event totals of the newest dump (callgrind.<pid>.<n>, one per --dump). */
-function lastDumpCounts(): Counts {
+/** The newest dump (callgrind.<pid>.<n>, one per --dump). */
+function lastDump(): string {
   const prefix = `callgrind.${server.pid}.`;
   const parts = readdirSync(dumps)
     .filter((name) => name.startsWith(prefix))
     .map((name) => Number(name.slice(prefix.length)));
-  const text = readFileSync(join(dumps, `${prefix}${Math.max(...parts)}`), "utf8");
-  const events = /^events: (.+)$/m.exec(text)?.[1]?.split(" ");
-  const totals = /^summary: (.+)$/m.exec(text)?.[1]?.split(" ").map(Number);
-  if (!events || !totals) throw new Error("no events or summary line in the callgrind dump");
-  return Object.fromEntries(events.map((event, index) => [event, totals[index] ?? 0]));
+  return readFileSync(join(dumps, `${prefix}${Math.max(...parts)}`), "utf8");
 }
 
+/** Per window: instructions (Ir) and, with --cache, first-level cache misses: I1mr, D1mr, D1mw. */
 const perRequest = new Map<Route, Counts[]>(routes.map((route) => [route, []]));
+/** With --functions, each window's dump, kept until the JIT names are read. */
+const dumpTexts = new Map<Route, string[]>(routes.map((route) => [route, []]));
+let functions: Map<Route, Map<string, number>> | undefined;
+
+function instructions(route: Route): number[] {
+  return (perRequest.get(route) ?? []).map((counts) => counts.Ir ?? 0);
+}
 try {
   const { port } = await server.call<{ port: number }>("start");
   for (const route of routes) await send(port, route, WARMUP);
@@ -121,18 +131,37 @@ try {
       callgrind("--zero");
       await send(port, route, WINDOW);
       callgrind("--dump");
-      const counts = lastDumpCounts();
+      const text = lastDump();
+      if (byFunction) dumpTexts.get(route)?.push(text);
+      const counts = dumpTotals(text);
       perRequest.get(route)?.push(Object.fromEntries(Object.entries(counts).map(([event, n]) => [event, n / WINDOW])));
     }
   }
+  if (byFunction) functions = functionsOfQuietestWindows();
 } finally {
   agent.destroy();
   await server.stop();
   rmSync(dumps, { recursive: true, force: true });
+  if (byFunction) rmSync(perfMap(), { force: true });
+}
+
+function perfMap(): string {
+  return `/tmp/perf-${server.pid}.map`;
+}
+
+/** Own instructions per request by function, in each route's window with the fewest instructions. */
+function functionsOfQuietestWindows(): Map<Route, Map<string, number>> {
+  const rename = jitNames(perfMap());
+  return new Map(
+    routes.map((route) => {
+      const windows = instructions(route);
+      const text = dumpTexts.get(route)?.[windows.indexOf(Math.min(...windows))] ?? "";
+      return [route, functionsPerRequest(text, rename, WINDOW)];
+    }),
+  );
 }
 
 const thousands = (value: number) => `${(value / 1000).toFixed(1)}k`;
-const instructions = (route: Route) => (perRequest.get(route) ?? []).map((counts) => counts.Ir ?? 0);
 /** The window with the fewest instructions (no full GC in it), whose cache misses are reported. */
 const quietest = (route: Route) => {
   const windows = perRequest.get(route) ?? [];
@@ -159,4 +188,22 @@ for (const route of routes) {
   console.log(
     `           L1 misses in the min window: instruction ${thousands(own.I)}${relative("I")}, data ${thousands(own.D)}${relative("D")}`,
   );
+}
+
+if (functions) {
+  const base = functions.get(first) ?? new Map<string, number>();
+  for (const route of routes.slice(1)) {
+    const own = functions.get(route) ?? new Map<string, number>();
+    console.log(`\n${route} - ${first}: own instructions per request, the ${FUNCTION_ROWS} functions that differ most`);
+    const rows = [...new Set([...base.keys(), ...own.keys()])]
+      .map((name) => ({ name, from: base.get(name) ?? 0, to: own.get(name) ?? 0 }))
+      .sort((a, b) => Math.abs(b.to - b.from) - Math.abs(a.to - a.from))
+      .slice(0, FUNCTION_ROWS);
+    for (const { name, from, to } of rows) {
+      const cell = (value: number) => value.toFixed(0).padStart(7);
+      console.log(
+        `${cell(from)} ${cell(to)} ${(to - from >= 0 ? "+" : "") + (to - from).toFixed(0).padStart(6)}  ${name.slice(0, 140)}`,
+      );
+    }
+  }
 }
