@@ -1,7 +1,9 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { readNodeBody } from "../src/node";
+import { createReceiver, sign } from "../src";
+import { handleNodeRequest, readNodeBody } from "../src/node";
 import { post, withServer } from "./node-server";
+import { event, SECRET } from "./receiver-fixtures";
 
 const FIX = "Mount the webhook first.";
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -110,5 +112,30 @@ describe("readNodeBody on a real Node request", () => {
         expect([bomb.status, JSON.parse(bomb.body).code]).toEqual([413, "payload_too_large"]);
       },
     );
+  });
+});
+
+describe("handleNodeRequest on a real Node request", () => {
+  it("reads req.headers once per delivery (on Express's requests each property read is slow)", async () => {
+    const receiver = createReceiver({ secret: SECRET });
+    let reads = 0;
+    const body = bytes(JSON.stringify(event()));
+    await withServer(
+      async (req) => {
+        const headers = req.headers;
+        Object.defineProperty(req, "headers", {
+          get: () => {
+            reads++;
+            return headers;
+          },
+        });
+        return (await handleNodeRequest(receiver, req, { consumedFix: FIX })).status;
+      },
+      async (port) => {
+        const response = await post(port, { "service-signature": sign(body, SECRET) }, [body]);
+        expect(JSON.parse(response.body).value).toBe(200);
+      },
+    );
+    expect(reads).toBe(1);
   });
 });

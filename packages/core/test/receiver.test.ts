@@ -223,6 +223,33 @@ describe("Receiver.receive", () => {
     expect(good.status).toBe(200);
     expect(seen[0]).toBeInstanceOf(Date);
   });
+  it("settles in one microtask turn when verification, store and handlers are synchronous", async () => {
+    const receiver = createReceiver({ secret: SECRET }).on("message.delivered", () => undefined);
+    let settled = false;
+    void receiver.receive(signed(event())).then(() => {
+      settled = true;
+    });
+    let turns = 0;
+    while (!settled) {
+      await null;
+      turns++;
+    }
+    // Each async function a result is handed up through would add two turns.
+    expect(turns).toBe(1);
+  });
+
+  it("finds no schema for an event type named like an Object.prototype member", async () => {
+    const types: string[] = [];
+    const receiver = createReceiver({ secret: SECRET, schemas: { "message.delivered": z.object({}) } }).onAny(
+      (_e, context) => {
+        types.push(context.type);
+      },
+    );
+    for (const type of ["constructor", "toString", "__proto__"]) {
+      expect((await receiver.receive(signed(event({ id: `evt_${type}`, type })))).status).toBe(200);
+    }
+    expect(types).toEqual(["constructor", "toString", "__proto__"]);
+  });
 });
 
 describe("Receiver.handle", () => {

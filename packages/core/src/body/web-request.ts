@@ -15,26 +15,26 @@ export async function readRequestBody(request: Request, options: ReadBodyOptions
   const { headers } = request;
   const codings = contentCodings(headers);
   const declared = assertDeclaredWithinLimit(headers, options.maxBodyBytes);
-  const raw = declared === undefined ? await readUndeclared(request, options) : await readDeclared(request, options);
+  let raw: Uint8Array;
+  if (declared === undefined) {
+    raw = await readUndeclared(request, options);
+  } else {
+    // Within the limit, the HTTP layer delivers at most Content-Length bytes, so `arrayBuffer()` is safe; and on
+    // Node servers that build their Request lazily (@hono/node-server) it reads the socket directly, where
+    // touching `request.body` would first build a full Web stream around it. Inline rather than in a function of
+    // its own: each async function between the bytes and the Receiver costs a turn and a `then` lookup.
+    try {
+      raw = withinLimit(new Uint8Array(await request.arrayBuffer()), options.maxBodyBytes);
+    } catch (error) {
+      // A reader acquired without reading ("locked") makes arrayBuffer() throw "Body is unusable".
+      if (error instanceof TypeError && /unusable|locked|disturbed/i.test(error.message)) {
+        throw bodyAlreadyConsumed(options.consumedFix);
+      }
+      throw error;
+    }
+  }
   assertNotTruncated(raw.byteLength, declared);
   return codings.length === 0 ? raw : decodeBody(raw, codings, options.maxBodyBytes);
-}
-
-/**
- * A body with a Content-Length within the limit: the HTTP layer delivers at most that many bytes, so
- * `arrayBuffer()` is safe, and on Node servers that build their Request lazily (@hono/node-server) it reads
- * the socket directly, where touching `request.body` would first build a full Web stream around it.
- */
-async function readDeclared(request: Request, options: ReadBodyOptions): Promise<Uint8Array> {
-  try {
-    return withinLimit(new Uint8Array(await request.arrayBuffer()), options.maxBodyBytes);
-  } catch (error) {
-    // A reader acquired without reading ("locked") makes arrayBuffer() throw "Body is unusable".
-    if (error instanceof TypeError && /unusable|locked|disturbed/i.test(error.message)) {
-      throw bodyAlreadyConsumed(options.consumedFix);
-    }
-    throw error;
-  }
 }
 
 /** No Content-Length (chunked): read the stream and stop as soon as it passes the limit. */

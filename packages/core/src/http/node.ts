@@ -1,6 +1,6 @@
 import { contentCodings, decodeBody } from "../body/content-encoding";
 import { withinLimit } from "../body/limits";
-import { type NodeRequestLike, readNodeBody } from "../body/node-stream";
+import { type NodeRequestLike, readNodeStream } from "../body/node-stream";
 import type { EventMap } from "../receiver/events";
 import type { Receiver } from "../receiver/receiver";
 import type { ReceiveResult } from "./result";
@@ -20,16 +20,16 @@ export interface NodeRequestOptions {
   wireBody?: Uint8Array | undefined;
 }
 
-function bodyReader(request: NodeRequestLike, options: NodeRequestOptions) {
+function bodyReader(request: NodeRequestLike, headers: NodeRequestLike["headers"], options: NodeRequestOptions) {
   const { rawBody, wireBody, consumedFix } = options;
   return (maxBodyBytes: number): Uint8Array | Promise<Uint8Array> => {
     if (rawBody) return withinLimit(rawBody, maxBodyBytes);
     if (wireBody) {
-      const codings = contentCodings(request.headers);
+      const codings = contentCodings(headers);
       const body = withinLimit(wireBody, maxBodyBytes);
       return codings.length === 0 ? body : decodeBody(body, codings, maxBodyBytes);
     }
-    return readNodeBody(request, { maxBodyBytes, consumedFix });
+    return readNodeStream(request, headers, { maxBodyBytes, consumedFix });
   };
 }
 
@@ -39,7 +39,8 @@ export function handleNodeRequest<Events extends EventMap>(
   request: NodeRequestLike & { method?: string | undefined },
   options: NodeRequestOptions,
 ): Promise<ReceiveResult> {
-  return receiver.handle({ method: request.method, headers: request.headers, readBody: bodyReader(request, options) });
+  const { headers } = request;
+  return receiver.handle({ method: request.method, headers, readBody: bodyReader(request, headers, options) });
 }
 
 export function writeNodeResponse(response: NodeResponseLike, result: ReceiveResult): void {

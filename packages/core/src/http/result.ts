@@ -1,4 +1,4 @@
-import type { WebhookErrorCode, WebhookVerificationError } from "../errors";
+import type { WebhookErrorCode } from "../errors";
 
 /** Outcomes of the Receiver that are not about the delivery's bytes. */
 export type ReceiverErrorCode =
@@ -20,23 +20,15 @@ export interface ReceiveResult {
 const JSON_HEADERS: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
 
 // Built once and shared by every accepted delivery; adapters only read them.
-const ACCEPTED: ReceiveResult = { status: 200, headers: JSON_HEADERS, body: '{"received":true}' };
-const DUPLICATE: ReceiveResult = { ...ACCEPTED, body: '{"received":true,"duplicate":true}' };
-
-export function acceptedResult(duplicate: boolean): ReceiveResult {
-  return duplicate ? DUPLICATE : ACCEPTED;
-}
+export const ACCEPTED: ReceiveResult = { status: 200, headers: JSON_HEADERS, body: '{"received":true}' };
+export const DUPLICATE: ReceiveResult = { ...ACCEPTED, body: '{"received":true,"duplicate":true}' };
 
 export function errorResult(
   status: number,
   code: ReceiveErrorCode,
   message: string,
-  extra?: { headers?: Record<string, string>; issues?: readonly unknown[] },
+  extra?: { headers?: Record<string, string>; issues?: readonly unknown[] | undefined },
 ): ReceiveResult {
   const error = extra?.issues ? { code, message, issues: extra.issues } : { code, message };
   return { status, headers: { ...JSON_HEADERS, ...extra?.headers }, body: JSON.stringify({ error }) };
-}
-
-export function verificationErrorResult(error: WebhookVerificationError, issues?: readonly unknown[]): ReceiveResult {
-  return errorResult(error.status, error.code, error.message, issues ? { issues } : undefined);
 }

@@ -36,10 +36,7 @@ export interface ReceiverOptions<Events extends EventMap> extends VerifyOptions 
 export const DEFAULT_LEASE_MS = 60_000;
 export const DEFAULT_DONE_TTL_MS = 24 * 60 * 60 * 1000;
 
-const stringField = (field: string) => (event: DeliveryEvent) => {
-  const value = event[field];
-  return typeof value === "string" && value !== "" ? value : undefined;
-};
+const nonEmptyString = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
 
 /** Checks every option once, at setup, so a misconfiguration fails at start-up rather than per delivery. */
 export function resolveReceiverOptions<Events extends EventMap>(options: ReceiverOptions<Events>) {
@@ -53,9 +50,12 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
     verifyOptions: options.now ? { toleranceSeconds, now: options.now } : { toleranceSeconds },
     store: options.store ?? new MemoryStore(options.now ? { now: options.now } : {}),
     maxBodyBytes: positiveInteger(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, "maxBodyBytes"),
-    schemas: (options.schemas ?? {}) as Readonly<Record<string, StandardSchemaV1 | undefined>>,
-    typeOf: options.typeOf ?? stringField("type"),
-    idOf: options.idOf ?? stringField("id"),
+    // A Map: a type named like an Object.prototype member (`constructor`) finds no schema, and the lookup hashes
+    // the type once for the handler lookup too.
+    schemas: new Map(Object.entries(options.schemas ?? {}) as [string, StandardSchemaV1 | undefined][]),
+    // Named reads, one function each: a shared `event[field]` read sees two keys and goes megamorphic.
+    typeOf: options.typeOf ?? ((event: DeliveryEvent) => nonEmptyString(event.type)),
+    idOf: options.idOf ?? ((event: DeliveryEvent) => nonEmptyString(event.id)),
     leaseMs: positiveInteger(options.leaseMs ?? DEFAULT_LEASE_MS, "leaseMs"),
     doneTtlMs,
     logger: options.logger ?? console,

@@ -2,13 +2,7 @@ import { SIGNATURE_HEADER } from "../constants";
 import { WebhookVerificationError } from "../errors";
 import { type DeliveryEvent, parseEvent } from "../event";
 import { type HeaderSource, headerValue } from "../http/headers";
-import {
-  acceptedResult,
-  errorResult,
-  type ReceiveErrorCode,
-  type ReceiveResult,
-  verificationErrorResult,
-} from "../http/result";
+import { ACCEPTED, DUPLICATE, errorResult, type ReceiveErrorCode, type ReceiveResult } from "../http/result";
 import { requirePayloadBytes } from "../payload";
 import type { ClaimResult } from "../store/delivery-store";
 import { prepareChecked } from "../verification";
@@ -79,7 +73,17 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     return this;
   }
 
-  /** Checks the method, reads the body through the adapter, then receives it. Never throws. */
+  /** Verifies, parses, validates, deduplicates and dispatches one delivery whose body is already read. Never throws. */
+  receive({ rawBody, headers }: IncomingDelivery): Promise<ReceiveResult> {
+    return this.handle({ headers, readBody: () => rawBody });
+  }
+
+  /**
+   * Checks the method, reads the body through the adapter, then verifies, parses, validates, deduplicates and
+   * dispatches the delivery. Never throws. One async function on purpose, awaiting only promises: with node:crypto,
+   * a synchronous store (MemoryStore) and synchronous handlers, a delivery whose body is at hand runs in one turn,
+   * and no promise is handed up through another async function.
+   */
   async handle(request: IncomingRequest): Promise<ReceiveResult> {
     const { method } = request;
     if (method !== undefined && method !== "POST" && method.toUpperCase() !== "POST") {
@@ -94,15 +98,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     } catch (error) {
       return this.#failure(error);
     }
-    return this.receive({ rawBody, headers: request.headers });
-  }
-
-  /**
-   * Verifies, parses, validates, deduplicates and dispatches one delivery. Never throws.
-   * Only promises are awaited: with node:crypto, a synchronous store (MemoryStore) and synchronous handlers, the
-   * whole delivery runs in one turn instead of paying a microtask turn per step.
-   */
-  async receive({ rawBody, headers }: IncomingDelivery): Promise<ReceiveResult> {
+    const { headers } = request;
     const options = this.#options;
     let event: unknown;
     let context: DeliveryContext;
@@ -114,14 +110,14 @@ export class Receiver<Events extends EventMap = MessageEvents> {
         options.verifyOptions.toleranceSeconds,
       );
       const checked = checkPrepared(prepared, options.verifyOptions);
-      const verified = isPromiseLike(checked) ? await checked : checked;
+      const verified = checked instanceof Promise ? await checked : checked;
       const parsed = parseEvent(prepared.content.payload);
       const type = options.typeOf(parsed);
       if (type === undefined) {
         throw new WebhookVerificationError("invalid_payload", "The event has no string `type`.");
       }
       event = parsed;
-      const schema = options.schemas[type];
+      const schema = options.schemas.get(type);
       if (schema) {
         const validated = await validateEvent(schema, parsed, type);
         if ("error" in validated) return this.#failure(validated.error, { event }, validated.issues);
@@ -139,11 +135,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     } catch (error) {
       return this.#failure(error, { event });
     }
-    return this.#dispatch(event, context);
-  }
-
-  async #dispatch(event: unknown, context: DeliveryContext): Promise<ReceiveResult> {
-    const { store, leaseMs, doneTtlMs } = this.#options;
+    const { store, leaseMs, doneTtlMs } = options;
     const { deliveryKey } = context;
     let claim: ClaimResult;
     try {
@@ -153,12 +145,12 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       this.#report(error, { code: "store_unavailable", status: 503, event, context });
       return errorResult(503, "store_unavailable", "Delivery store unreachable; nothing was processed.", RETRY_LATER);
     }
-    if (claim.state === "done") return acceptedResult(true);
+    if (claim.state === "done") return DUPLICATE;
     if (claim.state === "in-flight") {
       return errorResult(409, "delivery_in_progress", "Being processed by another request; retry later.", RETRY_LATER);
     }
     const running = this.#runHandlers(event, context);
-    const failures = isPromiseLike(running) ? await running : running;
+    const failures = running instanceof Promise ? await running : running;
     try {
       const settling =
         failures.length > 0
@@ -169,7 +161,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       // After the handlers ran, answering 5xx for the store alone would make the sender run them twice.
       this.#report(error, { code: "store_unavailable", status: failures.length > 0 ? 500 : 200, event, context });
     }
-    if (failures.length === 0) return acceptedResult(false);
+    if (failures.length === 0) return ACCEPTED;
     for (const failure of failures) this.#report(failure, { code: "handler_failed", status: 500, event, context });
     return errorResult(500, "handler_failed", HANDLER_FAILED);
   }
@@ -196,7 +188,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
         this.#options.logger.error(`[tidings] ${error.message}`);
       }
       this.#report(error, { code: error.code, status: error.status, ...about }, false);
-      return verificationErrorResult(error, issues);
+      return errorResult(error.status, error.code, error.message, { issues });
     }
     this.#report(error, { code: "internal_error", status: 500, ...about });
     return errorResult(500, "internal_error", "Unexpected failure; see the server logs.");
