@@ -223,6 +223,7 @@ describe("Receiver.receive", () => {
     expect(good.status).toBe(200);
     expect(seen[0]).toBeInstanceOf(Date);
   });
+
   it("settles in one microtask turn when verification, store and handlers are synchronous", async () => {
     const receiver = createReceiver({ secret: SECRET }).on("message.delivered", () => undefined);
     let settled = false;
