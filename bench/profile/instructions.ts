@@ -123,6 +123,12 @@ let functions: Map<Route, Map<string, number>> | undefined;
 function instructions(route: Route): number[] {
   return (perRequest.get(route) ?? []).map((counts) => counts.Ir ?? 0);
 }
+
+/** The window with the fewest instructions (no full GC in it): its cache misses and functions are reported. */
+function quietestWindow(route: Route): number {
+  const windows = instructions(route);
+  return windows.indexOf(Math.min(...windows));
+}
 try {
   const { port } = await server.call<{ port: number }>("start");
   for (const route of routes) await send(port, route, WARMUP);
@@ -153,20 +159,15 @@ function perfMap(): string {
 function functionsOfQuietestWindows(): Map<Route, Map<string, number>> {
   const rename = jitNames(perfMap());
   return new Map(
-    routes.map((route) => {
-      const windows = instructions(route);
-      const text = dumpTexts.get(route)?.[windows.indexOf(Math.min(...windows))] ?? "";
-      return [route, functionsPerRequest(text, rename, WINDOW)];
-    }),
+    routes.map((route) => [
+      route,
+      functionsPerRequest(dumpTexts.get(route)?.[quietestWindow(route)] ?? "", rename, WINDOW),
+    ]),
   );
 }
 
 const thousands = (value: number) => `${(value / 1000).toFixed(1)}k`;
-/** The window with the fewest instructions (no full GC in it), whose cache misses are reported. */
-const quietest = (route: Route) => {
-  const windows = perRequest.get(route) ?? [];
-  return windows[instructions(route).indexOf(Math.min(...instructions(route)))] ?? {};
-};
+const quietest = (route: Route) => perRequest.get(route)?.[quietestWindow(route)] ?? {};
 const misses = (counts: Counts) => ({ I: counts.I1mr ?? 0, D: (counts.D1mr ?? 0) + (counts.D1mw ?? 0) });
 const [first = "ideal"] = routes;
 const base = instructions(first);
