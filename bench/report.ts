@@ -158,7 +158,7 @@ function httpSection(results: HttpResults): string {
   const parts = [
     "## 2. HTTP overhead per adapter (autocannon)",
     "",
-    `Client (autocannon) and server in separate processes pinned to different cores, on 127.0.0.1. Every request is a distinct valid delivery (${formatBytes(settings.bodyBytes)} JSON; unique event id, timestamp within the last minute), signed before the run. Each framework serves three routes: **bare** reads the raw body and answers 200; **ideal** also verifies inline with plain node:crypto (split the header, HMAC, \`timingSafeEqual\`, time window), parses the JSON and calls the handler; **adapter** is the @tidings adapter with a Receiver (MemoryStore dedup on) calling the same handler. All three answer the Receiver's \`{"received":true}\` with the cheapest write the framework has. A run fails unless every answer is exactly that (no duplicates, no errors) and the handler ran once per request. A round sends ${thousands(settings.requests)} requests per route in ${settings.slices} slice(s); in each slice the three routes run one after another (rotating order), and a round's ratio is the median over its slices of the ratio within a slice, so compared routes run seconds apart. ${settings.connections} connections, ${thousands(settings.warmupRequests)} warm-up requests per route first; ${settings.rounds} round(s). Server CPU per request = the server process's \`process.cpuUsage()\` over the run / requests. Client CPU share = the client's CPU time / wall time (near 1.0 would mean the client was the limit).`,
+    `Client (autocannon) and server in separate processes pinned to different cores, on 127.0.0.1. Every request is a distinct valid delivery (${formatBytes(settings.bodyBytes)} JSON; unique event id, timestamp within the last minute), signed before the run. Each framework serves four routes: **bare** reads the raw body and answers 200; **ideal** also verifies inline with plain node:crypto (split the header, HMAC, \`timingSafeEqual\`, time window), parses the JSON and calls the handler; **adapter** is the @tidings adapter with a Receiver (MemoryStore dedup on) calling the same handler; **noDedup** is the same adapter with a Receiver whose store remembers nothing (a bench-only store), to tell the adapter's own cost from dedup's. All four answer the Receiver's \`{"received":true}\` with the cheapest write the framework has. A run fails unless every answer is exactly that (no duplicates, no errors) and the handler ran once per request. A round sends ${thousands(settings.requests)} requests per route in ${settings.slices} slice(s); in each slice the four routes run one after another (rotating order), and a round's ratio is the median over its slices of the ratio within a slice, so compared routes run seconds apart. ${settings.connections} connections, ${thousands(settings.warmupRequests)} warm-up requests per route first; ${settings.rounds} round(s). Server CPU per request = the server process's \`process.cpuUsage()\` over the run / requests. Client CPU share = the client's CPU time / wall time (near 1.0 would mean the client was the limit).`,
     "",
     "### Ratios (same run, same rounds)",
     "",
@@ -188,6 +188,29 @@ function httpSection(results: HttpResults): string {
     ),
     "",
     'The target is on requests per second (first column). Throughput on a shared 2-core machine moves with the scheduling of both processes; server CPU time per request moves much less, so the CPU column (what the req/s ratio would be with the server CPU-bound) is the steadier estimate of the same thing. Where a bare route shows a client CPU share near 0.9 (below), the client was close to its limit on that route, so its req/s, and the "÷ bare" ratios, are conservative.',
+    "",
+    "### Where the adapter's extra cost goes: dedup",
+    "",
+    table(
+      [
+        "framework",
+        "noDedup ÷ ideal (req/s)",
+        "ideal ÷ noDedup, server CPU/req",
+        "adapter ÷ noDedup (req/s): dedup's price",
+        "noDedup ÷ adapter, server CPU/req",
+      ],
+      results.frameworks
+        .filter((framework) => !framework.error)
+        .map((framework) => [
+          framework.label,
+          spread(framework.noDedupVsIdeal as Summary, 3),
+          spread(framework.noDedupVsIdealCpu as Summary, 3),
+          spread(framework.adapterVsNoDedup as Summary, 3),
+          spread(framework.adapterVsNoDedupCpu as Summary, 3),
+        ]),
+    ),
+    "",
+    "The adapter without dedup against the ideal route is what the adapter, the body reading and the Receiver cost; the adapter against itself without dedup is what the MemoryStore costs (remembering each delivery's key, up to 10,000: lookups in a Map that is cold in the cache, and keys that survive garbage collection). The same ratios per slice and round as above.",
     "",
     "### Per route",
     "",

@@ -7,10 +7,15 @@ import type { Receiver } from "@tidings/core";
  * - IDEAL: also verify inline with node:crypto and parse the JSON, then call the handler: the least a correct
  *   receiver does by hand (no dedup).
  * - ADAPTER: the @tidings adapter with the Receiver (MemoryStore dedup on) calling the same handler.
- * All three write the same 200 JSON answer as the Receiver, with the cheapest write the framework offers.
+ * - NO_DEDUP: the same adapter with a Receiver whose store remembers nothing: the adapter's cost apart from dedup.
+ * All of them write the same 200 JSON answer as the Receiver, with the cheapest write the framework offers.
  */
-export const ROUTES = { bare: "/bare", ideal: "/ideal", adapter: "/webhooks" } as const;
+export const ROUTES = { bare: "/bare", ideal: "/ideal", adapter: "/webhooks", noDedup: "/webhooks-no-dedup" } as const;
 export type Route = keyof typeof ROUTES;
+
+/** The routes each app serves through its @tidings adapter, each with its own Receiver. */
+export const ADAPTER_ROUTES = ["adapter", "noDedup"] as const;
+export type AdapterRoute = (typeof ADAPTER_ROUTES)[number];
 
 export const ANSWER_BODY = '{"received":true}';
 export const ANSWER_HEADERS = { "content-type": "application/json; charset=utf-8" } as const;
@@ -24,7 +29,7 @@ export interface RouteHooks {
 }
 
 export interface AppContext {
-  receiver: Receiver;
+  receivers: Record<AdapterRoute, Receiver>;
   hooks: RouteHooks;
   maxBodyBytes: number;
 }

@@ -2,19 +2,21 @@
  * One framework's server, run as its own process pinned to its own core: the bare, ideal and adapter routes
  * (see routes.ts), plus IPC commands for the runner to read CPU time, handled counts and memory.
  */
-import { createReceiver } from "@tidings/core";
+import { createReceiver, type DeliveryStore } from "@tidings/core";
 import { serveCommands } from "../lib/children";
 import { EVENT_TYPE, SECRET } from "../lib/deliveries";
 import { HoldGate, PeakProbe } from "../memory/probe";
 import { framework } from "./apps";
+import { forgetfulStore } from "./forgetful-store";
 import type { RunStats } from "./protocol";
-import type { Route, RouteHooks, RunningApp } from "./routes";
+import { type AdapterRoute, ROUTES, type Route, type RouteHooks, type RunningApp } from "./routes";
 
 const id = process.argv[2] ?? "";
 const MAX_BODY_BYTES = 1024 * 1024;
 const gate = new HoldGate();
 const probe = new PeakProbe();
-let handled: Record<Route, number> = { bare: 0, ideal: 0, adapter: 0 };
+const noneHandled = () => Object.fromEntries(Object.keys(ROUTES).map((route) => [route, 0])) as Record<Route, number>;
+let handled = noneHandled();
 let cpu = process.cpuUsage();
 let windowFrom = 0;
 const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
@@ -27,19 +29,25 @@ const hooks: RouteHooks = {
   },
 };
 
-async function start(): Promise<{ port: number }> {
-  const receiver = createReceiver({ secret: SECRET, maxBodyBytes: MAX_BODY_BYTES }).on(EVENT_TYPE, (event, context) =>
-    hooks.arrive("adapter", { event, context }),
+/** `store` undefined: the Receiver's default, a MemoryStore. */
+function receiverFor(route: AdapterRoute, store?: DeliveryStore) {
+  return createReceiver({ secret: SECRET, maxBodyBytes: MAX_BODY_BYTES, ...(store && { store }) }).on(
+    EVENT_TYPE,
+    (event, context) => hooks.arrive(route, { event, context }),
   );
+}
+
+async function start(): Promise<{ port: number }> {
+  const receivers = { adapter: receiverFor("adapter"), noDedup: receiverFor("noDedup", forgetfulStore) };
   const startApp = await framework(id).load();
-  app = await startApp({ receiver, hooks, maxBodyBytes: MAX_BODY_BYTES });
+  app = await startApp({ receivers, hooks, maxBodyBytes: MAX_BODY_BYTES });
   return { port: app.port };
 }
 
 serveCommands({
   start,
   "measure-begin": () => {
-    handled = { bare: 0, ideal: 0, adapter: 0 };
+    handled = noneHandled();
     cpu = process.cpuUsage();
     windowFrom = monotonicMicros();
     return {};

@@ -5,7 +5,7 @@ import type { Framework } from "./apps";
 import { forEachFramework, type MeasuredRun, measure, type ServerHandle, startServer } from "./fleet";
 import { ROUTES, type Route } from "./routes";
 
-const ROUTE_ORDER: readonly Route[] = ["bare", "ideal", "adapter"];
+const ROUTE_ORDER: readonly Route[] = ["bare", "ideal", "adapter", "noDedup"];
 
 export interface RouteResult {
   route: Route;
@@ -31,6 +31,11 @@ export interface FrameworkResult {
   adapterExtraCpuMicros?: Summary;
   /** Per round: ideal CPU per request / adapter CPU per request: the req/s ratio of a CPU-bound server. */
   adapterVsIdealCpu?: Summary;
+  /** The adapter without dedup against the ideal route, and the adapter against itself without dedup (dedup's price). */
+  noDedupVsIdeal?: Summary;
+  noDedupVsIdealCpu?: Summary;
+  adapterVsNoDedup?: Summary;
+  adapterVsNoDedupCpu?: Summary;
 }
 
 export interface HttpResults {
@@ -81,11 +86,22 @@ function add(totals: RoundTotals | undefined, run: MeasuredRun): RoundTotals {
   };
 }
 
-type Ratios = Record<"adapterVsIdeal" | "adapterVsBare" | "idealVsBare" | "idealOverAdapterCpu" | "extraCpu", number>;
+const RATIOS = [
+  "adapterVsIdeal",
+  "adapterVsBare",
+  "idealVsBare",
+  "idealOverAdapterCpu",
+  "extraCpu",
+  "noDedupVsIdeal",
+  "idealOverNoDedupCpu",
+  "adapterVsNoDedup",
+  "noDedupOverAdapterCpu",
+] as const;
+type Ratios = Record<(typeof RATIOS)[number], number>;
 
 interface RoundResult {
   totals: Map<Route, RoundTotals>;
-  /** Each the median over the round's slices of the ratio within one slice (three runs seconds apart). */
+  /** Each the median over the round's slices of the ratio within one slice (runs seconds apart). */
   ratios: Ratios;
 }
 
@@ -101,11 +117,15 @@ function sliceRatios(runs: Map<Route, MeasuredRun>): Ratios {
     idealVsBare: rps("ideal") / rps("bare"),
     idealOverAdapterCpu: cpu("ideal") / cpu("adapter"),
     extraCpu: cpu("adapter") - cpu("ideal"),
+    noDedupVsIdeal: rps("noDedup") / rps("ideal"),
+    idealOverNoDedupCpu: cpu("ideal") / cpu("noDedup"),
+    adapterVsNoDedup: rps("adapter") / rps("noDedup"),
+    noDedupOverAdapterCpu: cpu("noDedup") / cpu("adapter"),
   };
 }
 
 /**
- * A round sends `requests` deliveries to each route in `slices` short runs, the three routes one after another in
+ * A round sends `requests` deliveries to each route in `slices` short runs, the routes one after another in
  * each slice (in rotating order), so a route and the one it is compared with run seconds apart. Ratios: per slice,
  * then the median over the round's slices, so a burst of load from elsewhere that hits one slice does not decide
  * the round. Requests/s of a route in a round = all its answers / all its run time.
@@ -123,17 +143,8 @@ async function round(client: Child, server: ServerHandle, settings: HttpSettings
     }
     slices.push(sliceRatios(runs));
   }
-  const medianOf = (key: keyof Ratios) => median(slices.map((ratios) => ratios[key]));
-  return {
-    totals,
-    ratios: {
-      adapterVsIdeal: medianOf("adapterVsIdeal"),
-      adapterVsBare: medianOf("adapterVsBare"),
-      idealVsBare: medianOf("idealVsBare"),
-      idealOverAdapterCpu: medianOf("idealOverAdapterCpu"),
-      extraCpu: medianOf("extraCpu"),
-    },
-  };
+  const ratios = Object.fromEntries(RATIOS.map((key) => [key, median(slices.map((ratio) => ratio[key]))])) as Ratios;
+  return { totals, ratios };
 }
 
 function summarizeFramework(framework: Framework, rounds: RoundResult[]): FrameworkResult {
@@ -158,6 +169,10 @@ function summarizeFramework(framework: Framework, rounds: RoundResult[]): Framew
     idealVsBare: across((round) => round.ratios.idealVsBare),
     adapterExtraCpuMicros: across((round) => round.ratios.extraCpu),
     adapterVsIdealCpu: across((round) => round.ratios.idealOverAdapterCpu),
+    noDedupVsIdeal: across((round) => round.ratios.noDedupVsIdeal),
+    noDedupVsIdealCpu: across((round) => round.ratios.idealOverNoDedupCpu),
+    adapterVsNoDedup: across((round) => round.ratios.adapterVsNoDedup),
+    adapterVsNoDedupCpu: across((round) => round.ratios.noDedupOverAdapterCpu),
   };
 }
 

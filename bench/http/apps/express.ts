@@ -2,10 +2,10 @@ import { webhookMiddleware } from "@tidings/express";
 import express from "express";
 import { SIGNATURE_HEADER } from "../../lib/deliveries";
 import { verifyInline } from "../ideal";
-import { ANSWER_BODY, ANSWER_HEADERS, ROUTES, readRequestBody, type StartApp } from "../routes";
+import { ADAPTER_ROUTES, ANSWER_BODY, ANSWER_HEADERS, ROUTES, readRequestBody, type StartApp } from "../routes";
 import { listen } from "./listen";
 
-export const start: StartApp = async ({ receiver, hooks }) => {
+export const start: StartApp = async ({ receivers, hooks }) => {
   const app = express();
   app.post(ROUTES.bare, async (req, res) => {
     await hooks.arrive("bare", await readRequestBody(req));
@@ -18,6 +18,6 @@ export const start: StartApp = async ({ receiver, hooks }) => {
     await hooks.arrive("ideal", { body, event });
     res.writeHead(200, ANSWER_HEADERS).end(ANSWER_BODY);
   });
-  app.post(ROUTES.adapter, webhookMiddleware(receiver));
+  for (const route of ADAPTER_ROUTES) app.post(ROUTES[route], webhookMiddleware(receivers[route]));
   return listen(app);
 };

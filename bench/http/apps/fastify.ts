@@ -2,9 +2,9 @@ import tidings from "@tidings/fastify";
 import Fastify from "fastify";
 import { SIGNATURE_HEADER } from "../../lib/deliveries";
 import { verifyInline } from "../ideal";
-import { ANSWER_BODY, ANSWER_HEADERS, ROUTES, type StartApp } from "../routes";
+import { ADAPTER_ROUTES, ANSWER_BODY, ANSWER_HEADERS, ROUTES, type StartApp } from "../routes";
 
-export const start: StartApp = async ({ receiver, hooks, maxBodyBytes }) => {
+export const start: StartApp = async ({ receivers, hooks, maxBodyBytes }) => {
   const app = Fastify({ logger: false });
   // Hand-written routes get the raw bytes the way the plugin does: a buffer parser in their own scope.
   await app.register(async (scope) => {
@@ -24,7 +24,7 @@ export const start: StartApp = async ({ receiver, hooks, maxBodyBytes }) => {
       return reply.code(200).headers(ANSWER_HEADERS).send(ANSWER_BODY);
     });
   });
-  await app.register(tidings, { receiver, path: ROUTES.adapter });
+  for (const route of ADAPTER_ROUTES) await app.register(tidings, { receiver: receivers[route], path: ROUTES[route] });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();
   if (address === null || typeof address === "string") throw new Error("fastify: no TCP address");

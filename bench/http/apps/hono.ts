@@ -3,11 +3,10 @@ import { createFetchHandler } from "@tidings/fetch";
 import { Hono } from "hono";
 import { SIGNATURE_HEADER } from "../../lib/deliveries";
 import { verifyInline } from "../ideal";
-import { ANSWER_BODY, ANSWER_HEADERS, ROUTES, type RunningApp, type StartApp } from "../routes";
+import { ADAPTER_ROUTES, ANSWER_BODY, ANSWER_HEADERS, ROUTES, type RunningApp, type StartApp } from "../routes";
 
-export const start: StartApp = ({ receiver, hooks }) => {
+export const start: StartApp = ({ receivers, hooks }) => {
   const app = new Hono();
-  const handle = createFetchHandler(receiver);
   app.post(ROUTES.bare, async (c) => {
     await hooks.arrive("bare", await c.req.arrayBuffer());
     return c.body(ANSWER_BODY, 200, ANSWER_HEADERS);
@@ -19,7 +18,10 @@ export const start: StartApp = ({ receiver, hooks }) => {
     await hooks.arrive("ideal", { body, event });
     return c.body(ANSWER_BODY, 200, ANSWER_HEADERS);
   });
-  app.post(ROUTES.adapter, (c) => handle(c.req.raw));
+  for (const route of ADAPTER_ROUTES) {
+    const handle = createFetchHandler(receivers[route]);
+    app.post(ROUTES[route], (c) => handle(c.req.raw));
+  }
   return new Promise<RunningApp>((resolve) => {
     const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => {
       resolve({ port: info.port, close: () => new Promise<void>((done) => server.close(() => done())) });

@@ -3,11 +3,12 @@ import Koa from "koa";
 import { SIGNATURE_HEADER } from "../../lib/deliveries";
 import { verifyInline } from "../ideal";
 import { ANSWER_BODY, ANSWER_HEADERS, ROUTES, readRequestBody, type StartApp } from "../routes";
+import { adapterByPath } from "./adapter-by-path";
 import { listen } from "./listen";
 
-export const start: StartApp = async ({ receiver, hooks }) => {
+export const start: StartApp = async ({ receivers, hooks }) => {
   const app = new Koa();
-  const adapter = webhookMiddleware(receiver);
+  const adapters = adapterByPath(receivers, webhookMiddleware);
   // Koa has no router of its own: one middleware dispatches on the path, the same way for every route.
   app.use(async (ctx, next) => {
     if (ctx.method !== "POST") return next();
@@ -25,10 +26,10 @@ export const start: StartApp = async ({ receiver, hooks }) => {
         await hooks.arrive("ideal", { body, event });
         break;
       }
-      case ROUTES.adapter:
-        return adapter(ctx, next);
-      default:
-        return next();
+      default: {
+        const adapter = adapters.get(ctx.path);
+        return adapter ? adapter(ctx, next) : next();
+      }
     }
     ctx.status = 200;
     ctx.set(ANSWER_HEADERS);

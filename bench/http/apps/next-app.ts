@@ -3,6 +3,7 @@ import { createRouteHandler } from "@tidings/next";
 import { SIGNATURE_HEADER } from "../../lib/deliveries";
 import { verifyInline } from "../ideal";
 import { ANSWER_BODY, ANSWER_HEADERS, ROUTES, type StartApp } from "../routes";
+import { adapterByPath } from "./adapter-by-path";
 import { listen } from "./listen";
 
 /**
@@ -11,8 +12,7 @@ import { listen } from "./listen";
  * also does) and routes by path. What it measures is the handler; Next.js's own routing and rendering layers
  * would add the same cost to all three routes.
  */
-export const start: StartApp = ({ receiver, hooks }) => {
-  const POST = createRouteHandler(receiver);
+export const start: StartApp = ({ receivers, hooks }) => {
   const answer = () => new Response(ANSWER_BODY, { status: 200, headers: ANSWER_HEADERS });
   const routes: Record<string, (request: Request) => Promise<Response>> = {
     [ROUTES.bare]: async (request) => {
@@ -26,7 +26,7 @@ export const start: StartApp = ({ receiver, hooks }) => {
       await hooks.arrive("ideal", { body, event });
       return answer();
     },
-    [ROUTES.adapter]: POST,
+    ...Object.fromEntries(adapterByPath(receivers, createRouteHandler)),
   };
   return listen(
     getRequestListener((request) => {

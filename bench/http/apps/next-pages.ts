@@ -2,14 +2,15 @@ import { createPagesHandler } from "@tidings/next";
 import { SIGNATURE_HEADER } from "../../lib/deliveries";
 import { verifyInline } from "../ideal";
 import { ANSWER_BODY, ANSWER_HEADERS, ROUTES, readRequestBody, type StartApp } from "../routes";
+import { adapterByPath } from "./adapter-by-path";
 import { listen } from "./listen";
 
 /**
  * The Pages Router API route handler (`export default createPagesHandler(receiver)`, bodyParser off) on a plain
  * node:http server: Next.js hands API routes Node's request and response, which is what this passes.
  */
-export const start: StartApp = ({ receiver, hooks }) => {
-  const pages = createPagesHandler(receiver);
+export const start: StartApp = ({ receivers, hooks }) => {
+  const adapters = adapterByPath(receivers, createPagesHandler);
   return listen(async (req, res) => {
     if (req.method !== "POST") return void res.writeHead(404).end();
     switch (req.url) {
@@ -23,10 +24,10 @@ export const start: StartApp = ({ receiver, hooks }) => {
         await hooks.arrive("ideal", { body, event });
         return void res.writeHead(200, ANSWER_HEADERS).end(ANSWER_BODY);
       }
-      case ROUTES.adapter:
-        return pages(req, res);
-      default:
-        return void res.writeHead(404).end();
+      default: {
+        const adapter = adapters.get(req.url ?? "");
+        return adapter ? adapter(req, res) : void res.writeHead(404).end();
+      }
     }
   });
 };
