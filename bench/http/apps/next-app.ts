@@ -10,7 +10,7 @@ import { listen } from "./listen";
  * The App Router route handler (`export const POST = createRouteHandler(receiver)`) without a Next.js server: a plain
  * node:http server turns each request into a Web `Request` (@hono/node-server's listener, the conversion Next.js
  * also does) and routes by path. What it measures is the handler; Next.js's own routing and rendering layers
- * would add the same cost to all three routes.
+ * would add the same cost to every route.
  */
 export const start: StartApp = ({ receivers, hooks }) => {
   const answer = () => new Response(ANSWER_BODY, { status: 200, headers: ANSWER_HEADERS });
