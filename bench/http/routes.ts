@@ -2,15 +2,22 @@ import type { IncomingMessage } from "node:http";
 import type { Receiver } from "@tidings/core";
 
 /**
- * Every app serves the same three POST routes, so the adapter is compared with hand-written code in its own framework:
+ * Every app serves the same POST routes, so the adapter is compared with hand-written code in its own framework:
  * - BARE: read the raw body, answer 200: the framework's own cost.
  * - IDEAL: also verify inline with node:crypto and parse the JSON, then call the handler: the least a correct
  *   receiver does by hand (no dedup).
+ * - IDEAL_DEDUP: the ideal route plus the least dedup by hand (inline-dedup.ts): what deduplicating costs at best.
  * - ADAPTER: the @tidings adapter with the Receiver (MemoryStore dedup on) calling the same handler.
  * - NO_DEDUP: the same adapter with a Receiver whose store remembers nothing: the adapter's cost apart from dedup.
  * All of them write the same 200 JSON answer as the Receiver, with the cheapest write the framework offers.
  */
-export const ROUTES = { bare: "/bare", ideal: "/ideal", adapter: "/webhooks", noDedup: "/webhooks-no-dedup" } as const;
+export const ROUTES = {
+  bare: "/bare",
+  ideal: "/ideal",
+  idealDedup: "/ideal-dedup",
+  adapter: "/webhooks",
+  noDedup: "/webhooks-no-dedup",
+} as const;
 export type Route = keyof typeof ROUTES;
 
 /** The routes each app serves through its @tidings adapter, each with its own Receiver. */

@@ -5,7 +5,32 @@ import type { Framework } from "./apps";
 import { forEachFramework, type MeasuredRun, measure, type ServerHandle, startServer } from "./fleet";
 import { ROUTES, type Route } from "./routes";
 
-const ROUTE_ORDER: readonly Route[] = ["bare", "ideal", "adapter", "noDedup"];
+const ROUTE_ORDER: readonly Route[] = ["bare", "ideal", "idealDedup", "adapter", "noDedup"];
+
+/** Route pairs compared within each slice: [route, the route it is measured against]. */
+export const COMPARISONS = {
+  adapterVsIdeal: ["adapter", "ideal"],
+  adapterVsBare: ["adapter", "bare"],
+  idealVsBare: ["ideal", "bare"],
+  /** The adapter without dedup: what the adapter, the body reading and the Receiver cost. */
+  noDedupVsIdeal: ["noDedup", "ideal"],
+  /** The adapter against itself without dedup: the MemoryStore's price. */
+  adapterVsNoDedup: ["adapter", "noDedup"],
+  /** Dedup by hand: its least price. */
+  idealDedupVsIdeal: ["idealDedup", "ideal"],
+  /** The adapter against a hand-written route that deduplicates too. */
+  adapterVsIdealDedup: ["adapter", "idealDedup"],
+} as const satisfies Record<string, readonly [Route, Route]>;
+export type Comparison = keyof typeof COMPARISONS;
+const COMPARISON_NAMES = Object.keys(COMPARISONS) as Comparison[];
+
+/** Per round: the median over its slices of the ratio within a slice; then median, min, max over rounds. */
+export interface ComparisonResult {
+  /** Route requests/s ÷ baseline requests/s. */
+  requests: Summary;
+  /** Baseline server CPU per request ÷ route server CPU per request: the req/s ratio of a CPU-bound server. */
+  cpu: Summary;
+}
 
 export interface RouteResult {
   route: Route;
@@ -23,19 +48,9 @@ export interface FrameworkResult {
   adapter: string;
   error?: string;
   routes: RouteResult[];
-  /** Per round: the median over its slices of adapter requests/s / ideal requests/s; then median, min, max over rounds. */
-  adapterVsIdeal?: Summary;
-  adapterVsBare?: Summary;
-  idealVsBare?: Summary;
+  comparisons?: Record<Comparison, ComparisonResult>;
   /** Per round: adapter CPU per request - ideal CPU per request, µs. */
   adapterExtraCpuMicros?: Summary;
-  /** Per round: ideal CPU per request / adapter CPU per request: the req/s ratio of a CPU-bound server. */
-  adapterVsIdealCpu?: Summary;
-  /** The adapter without dedup against the ideal route, and the adapter against itself without dedup (dedup's price). */
-  noDedupVsIdeal?: Summary;
-  noDedupVsIdealCpu?: Summary;
-  adapterVsNoDedup?: Summary;
-  adapterVsNoDedupCpu?: Summary;
 }
 
 export interface HttpResults {
@@ -86,41 +101,45 @@ function add(totals: RoundTotals | undefined, run: MeasuredRun): RoundTotals {
   };
 }
 
-const RATIOS = [
-  "adapterVsIdeal",
-  "adapterVsBare",
-  "idealVsBare",
-  "idealOverAdapterCpu",
-  "extraCpu",
-  "noDedupVsIdeal",
-  "idealOverNoDedupCpu",
-  "adapterVsNoDedup",
-  "noDedupOverAdapterCpu",
-] as const;
-type Ratios = Record<(typeof RATIOS)[number], number>;
+interface SliceRatios {
+  comparisons: Record<Comparison, { requests: number; cpu: number }>;
+  extraCpu: number;
+}
 
 interface RoundResult {
   totals: Map<Route, RoundTotals>;
   /** Each the median over the round's slices of the ratio within one slice (runs seconds apart). */
-  ratios: Ratios;
+  ratios: SliceRatios;
 }
 
-function sliceRatios(runs: Map<Route, MeasuredRun>): Ratios {
+function sliceRatios(runs: Map<Route, MeasuredRun>): SliceRatios {
   const rps = (route: Route) => (runs.get(route) as MeasuredRun).load.requestsPerSecond;
   const cpu = (route: Route) => {
     const run = runs.get(route) as MeasuredRun;
     return run.server.cpuMicros / run.load.ok;
   };
+  const compare = ([route, baseline]: readonly [Route, Route]) => ({
+    requests: rps(route) / rps(baseline),
+    cpu: cpu(baseline) / cpu(route),
+  });
   return {
-    adapterVsIdeal: rps("adapter") / rps("ideal"),
-    adapterVsBare: rps("adapter") / rps("bare"),
-    idealVsBare: rps("ideal") / rps("bare"),
-    idealOverAdapterCpu: cpu("ideal") / cpu("adapter"),
+    comparisons: Object.fromEntries(COMPARISON_NAMES.map((name) => [name, compare(COMPARISONS[name])])) as Record<
+      Comparison,
+      { requests: number; cpu: number }
+    >,
     extraCpu: cpu("adapter") - cpu("ideal"),
-    noDedupVsIdeal: rps("noDedup") / rps("ideal"),
-    idealOverNoDedupCpu: cpu("ideal") / cpu("noDedup"),
-    adapterVsNoDedup: rps("adapter") / rps("noDedup"),
-    noDedupOverAdapterCpu: cpu("noDedup") / cpu("adapter"),
+  };
+}
+
+function medianOfSlices(slices: readonly SliceRatios[]): SliceRatios {
+  const over = (pick: (slice: SliceRatios) => number) => median(slices.map(pick));
+  const comparisons = COMPARISON_NAMES.map((name) => [
+    name,
+    { requests: over((slice) => slice.comparisons[name].requests), cpu: over((slice) => slice.comparisons[name].cpu) },
+  ]);
+  return {
+    comparisons: Object.fromEntries(comparisons) as SliceRatios["comparisons"],
+    extraCpu: over((slice) => slice.extraCpu),
   };
 }
 
@@ -132,7 +151,7 @@ function sliceRatios(runs: Map<Route, MeasuredRun>): Ratios {
  */
 async function round(client: Child, server: ServerHandle, settings: HttpSettings, index: number): Promise<RoundResult> {
   const totals = new Map<Route, RoundTotals>();
-  const slices: Ratios[] = [];
+  const slices: SliceRatios[] = [];
   const perSlice = Math.ceil(settings.requests / settings.slices);
   for (let slice = 0; slice < settings.slices; slice++) {
     const runs = new Map<Route, MeasuredRun>();
@@ -143,8 +162,7 @@ async function round(client: Child, server: ServerHandle, settings: HttpSettings
     }
     slices.push(sliceRatios(runs));
   }
-  const ratios = Object.fromEntries(RATIOS.map((key) => [key, median(slices.map((ratio) => ratio[key]))])) as Ratios;
-  return { totals, ratios };
+  return { totals, ratios: medianOfSlices(slices) };
 }
 
 function summarizeFramework(framework: Framework, rounds: RoundResult[]): FrameworkResult {
@@ -164,15 +182,16 @@ function summarizeFramework(framework: Framework, rounds: RoundResult[]): Framew
       cpuMicrosPerRequest: across((round) => cpu(of(round, route))),
       clientCpuShare: across((round) => of(round, route).clientCpu / of(round, route).runs),
     })),
-    adapterVsIdeal: across((round) => round.ratios.adapterVsIdeal),
-    adapterVsBare: across((round) => round.ratios.adapterVsBare),
-    idealVsBare: across((round) => round.ratios.idealVsBare),
+    comparisons: Object.fromEntries(
+      COMPARISON_NAMES.map((name) => [
+        name,
+        {
+          requests: across((round) => round.ratios.comparisons[name].requests),
+          cpu: across((round) => round.ratios.comparisons[name].cpu),
+        },
+      ]),
+    ) as Record<Comparison, ComparisonResult>,
     adapterExtraCpuMicros: across((round) => round.ratios.extraCpu),
-    adapterVsIdealCpu: across((round) => round.ratios.idealOverAdapterCpu),
-    noDedupVsIdeal: across((round) => round.ratios.noDedupVsIdeal),
-    noDedupVsIdealCpu: across((round) => round.ratios.idealOverNoDedupCpu),
-    adapterVsNoDedup: across((round) => round.ratios.adapterVsNoDedup),
-    adapterVsNoDedupCpu: across((round) => round.ratios.noDedupOverAdapterCpu),
   };
 }
 
@@ -191,7 +210,7 @@ async function benchFramework(client: Child, framework: Framework, settings: Htt
         return `${route} ${(t.ok / t.seconds).toFixed(0)}/s ${(t.cpuMicros / t.ok).toFixed(1)} µs CPU`;
       };
       log(
-        `http ${framework.id} round ${index + 1}/${settings.rounds}: ${ROUTE_ORDER.map(describe).join(", ")}; adapter/ideal ${result.ratios.adapterVsIdeal.toFixed(3)}`,
+        `http ${framework.id} round ${index + 1}/${settings.rounds}: ${ROUTE_ORDER.map(describe).join(", ")}; adapter/ideal ${result.ratios.comparisons.adapterVsIdeal.requests.toFixed(3)}`,
       );
     }
     return summarizeFramework(framework, rounds);

@@ -1,7 +1,7 @@
 import { webhookMiddleware } from "@tidings/express";
 import express from "express";
 import { SIGNATURE_HEADER } from "../../lib/deliveries";
-import { verifyInline } from "../ideal";
+import { answerInline, INLINE_ROUTES } from "../inline-routes";
 import { ADAPTER_ROUTES, ANSWER_BODY, ANSWER_HEADERS, ROUTES, readRequestBody, type StartApp } from "../routes";
 import { listen } from "./listen";
 
@@ -11,13 +11,14 @@ export const start: StartApp = async ({ receivers, hooks }) => {
     await hooks.arrive("bare", await readRequestBody(req));
     res.writeHead(200, ANSWER_HEADERS).end(ANSWER_BODY);
   });
-  app.post(ROUTES.ideal, async (req, res) => {
-    const body = await readRequestBody(req);
-    const event = verifyInline(body, req.headers[SIGNATURE_HEADER] as string | undefined);
-    if (event === undefined) return void res.writeHead(400).end();
-    await hooks.arrive("ideal", { body, event });
-    res.writeHead(200, ANSWER_HEADERS).end(ANSWER_BODY);
-  });
+  for (const route of INLINE_ROUTES) {
+    app.post(ROUTES[route], async (req, res) => {
+      const body = await readRequestBody(req);
+      const status = await answerInline(route, body, req.headers[SIGNATURE_HEADER] as string | undefined, hooks);
+      if (status !== 200) return void res.writeHead(status).end();
+      res.writeHead(200, ANSWER_HEADERS).end(ANSWER_BODY);
+    });
+  }
   for (const route of ADAPTER_ROUTES) app.post(ROUTES[route], webhookMiddleware(receivers[route]));
   return listen(app);
 };

@@ -1,7 +1,7 @@
 import tidings from "@tidings/fastify";
 import Fastify from "fastify";
 import { SIGNATURE_HEADER } from "../../lib/deliveries";
-import { verifyInline } from "../ideal";
+import { answerInline, INLINE_ROUTES } from "../inline-routes";
 import { ADAPTER_ROUTES, ANSWER_BODY, ANSWER_HEADERS, ROUTES, type StartApp } from "../routes";
 
 export const start: StartApp = async ({ receivers, hooks, maxBodyBytes }) => {
@@ -16,13 +16,14 @@ export const start: StartApp = async ({ receivers, hooks, maxBodyBytes }) => {
       await hooks.arrive("bare", request.body);
       return reply.code(200).headers(ANSWER_HEADERS).send(ANSWER_BODY);
     });
-    scope.post(ROUTES.ideal, async (request, reply) => {
-      const body = request.body as Buffer;
-      const event = verifyInline(body, request.headers[SIGNATURE_HEADER] as string | undefined);
-      if (event === undefined) return reply.code(400).send();
-      await hooks.arrive("ideal", { body, event });
-      return reply.code(200).headers(ANSWER_HEADERS).send(ANSWER_BODY);
-    });
+    for (const route of INLINE_ROUTES) {
+      scope.post(ROUTES[route], async (request, reply) => {
+        const header = request.headers[SIGNATURE_HEADER] as string | undefined;
+        const status = await answerInline(route, request.body as Buffer, header, hooks);
+        if (status !== 200) return reply.code(status).send();
+        return reply.code(200).headers(ANSWER_HEADERS).send(ANSWER_BODY);
+      });
+    }
   });
   for (const route of ADAPTER_ROUTES) await app.register(tidings, { receiver: receivers[route], path: ROUTES[route] });
   await app.listen({ host: "127.0.0.1", port: 0 });

@@ -1,8 +1,9 @@
 import { serve } from "@hono/node-server";
 import { createFetchHandler } from "@tidings/fetch";
 import { Hono } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { SIGNATURE_HEADER } from "../../lib/deliveries";
-import { verifyInline } from "../ideal";
+import { answerInline, INLINE_ROUTES } from "../inline-routes";
 import { ADAPTER_ROUTES, ANSWER_BODY, ANSWER_HEADERS, ROUTES, type RunningApp, type StartApp } from "../routes";
 
 export const start: StartApp = ({ receivers, hooks }) => {
@@ -11,13 +12,14 @@ export const start: StartApp = ({ receivers, hooks }) => {
     await hooks.arrive("bare", await c.req.arrayBuffer());
     return c.body(ANSWER_BODY, 200, ANSWER_HEADERS);
   });
-  app.post(ROUTES.ideal, async (c) => {
-    const body = new Uint8Array(await c.req.arrayBuffer());
-    const event = verifyInline(body, c.req.header(SIGNATURE_HEADER));
-    if (event === undefined) return c.body(null, 400);
-    await hooks.arrive("ideal", { body, event });
-    return c.body(ANSWER_BODY, 200, ANSWER_HEADERS);
-  });
+  for (const route of INLINE_ROUTES) {
+    app.post(ROUTES[route], async (c) => {
+      const body = new Uint8Array(await c.req.arrayBuffer());
+      const status = await answerInline(route, body, c.req.header(SIGNATURE_HEADER), hooks);
+      if (status !== 200) return c.body(null, status as ContentfulStatusCode);
+      return c.body(ANSWER_BODY, 200, ANSWER_HEADERS);
+    });
+  }
   for (const route of ADAPTER_ROUTES) {
     const handle = createFetchHandler(receivers[route]);
     app.post(ROUTES[route], (c) => handle(c.req.raw));

@@ -1,7 +1,7 @@
 import { webhookMiddleware } from "@tidings/koa";
 import Koa from "koa";
 import { SIGNATURE_HEADER } from "../../lib/deliveries";
-import { verifyInline } from "../ideal";
+import { answerInline } from "../inline-routes";
 import { ANSWER_BODY, ANSWER_HEADERS, ROUTES, readRequestBody, type StartApp } from "../routes";
 import { adapterByPath } from "./adapter-by-path";
 import { listen } from "./listen";
@@ -16,14 +16,15 @@ export const start: StartApp = async ({ receivers, hooks }) => {
       case ROUTES.bare:
         await hooks.arrive("bare", await readRequestBody(ctx.req));
         break;
-      case ROUTES.ideal: {
+      case ROUTES.ideal:
+      case ROUTES.idealDedup: {
+        const route = ctx.path === ROUTES.ideal ? "ideal" : "idealDedup";
         const body = await readRequestBody(ctx.req);
-        const event = verifyInline(body, ctx.get(SIGNATURE_HEADER) || undefined);
-        if (event === undefined) {
-          ctx.status = 400;
+        const status = await answerInline(route, body, ctx.get(SIGNATURE_HEADER) || undefined, hooks);
+        if (status !== 200) {
+          ctx.status = status;
           return;
         }
-        await hooks.arrive("ideal", { body, event });
         break;
       }
       default: {

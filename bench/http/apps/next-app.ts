@@ -1,7 +1,7 @@
 import { getRequestListener } from "@hono/node-server";
 import { createRouteHandler } from "@tidings/next";
 import { SIGNATURE_HEADER } from "../../lib/deliveries";
-import { verifyInline } from "../ideal";
+import { answerInline, INLINE_ROUTES } from "../inline-routes";
 import { ANSWER_BODY, ANSWER_HEADERS, ROUTES, type StartApp } from "../routes";
 import { adapterByPath } from "./adapter-by-path";
 import { listen } from "./listen";
@@ -19,13 +19,16 @@ export const start: StartApp = ({ receivers, hooks }) => {
       await hooks.arrive("bare", await request.arrayBuffer());
       return answer();
     },
-    [ROUTES.ideal]: async (request) => {
-      const body = new Uint8Array(await request.arrayBuffer());
-      const event = verifyInline(body, request.headers.get(SIGNATURE_HEADER) ?? undefined);
-      if (event === undefined) return new Response(null, { status: 400 });
-      await hooks.arrive("ideal", { body, event });
-      return answer();
-    },
+    ...Object.fromEntries(
+      INLINE_ROUTES.map((route) => [
+        ROUTES[route],
+        async (request: Request) => {
+          const body = new Uint8Array(await request.arrayBuffer());
+          const status = await answerInline(route, body, request.headers.get(SIGNATURE_HEADER) ?? undefined, hooks);
+          return status === 200 ? answer() : new Response(null, { status });
+        },
+      ]),
+    ),
     ...Object.fromEntries(adapterByPath(receivers, createRouteHandler)),
   };
   return listen(

@@ -1,6 +1,6 @@
 import { createPagesHandler } from "@tidings/next";
 import { SIGNATURE_HEADER } from "../../lib/deliveries";
-import { verifyInline } from "../ideal";
+import { answerInline } from "../inline-routes";
 import { ANSWER_BODY, ANSWER_HEADERS, ROUTES, readRequestBody, type StartApp } from "../routes";
 import { adapterByPath } from "./adapter-by-path";
 import { listen } from "./listen";
@@ -17,11 +17,12 @@ export const start: StartApp = ({ receivers, hooks }) => {
       case ROUTES.bare:
         await hooks.arrive("bare", await readRequestBody(req));
         return void res.writeHead(200, ANSWER_HEADERS).end(ANSWER_BODY);
-      case ROUTES.ideal: {
+      case ROUTES.ideal:
+      case ROUTES.idealDedup: {
+        const route = req.url === ROUTES.ideal ? "ideal" : "idealDedup";
         const body = await readRequestBody(req);
-        const event = verifyInline(body, req.headers[SIGNATURE_HEADER] as string | undefined);
-        if (event === undefined) return void res.writeHead(400).end();
-        await hooks.arrive("ideal", { body, event });
+        const status = await answerInline(route, body, req.headers[SIGNATURE_HEADER] as string | undefined, hooks);
+        if (status !== 200) return void res.writeHead(status).end();
         return void res.writeHead(200, ANSWER_HEADERS).end(ANSWER_BODY);
       }
       default: {
