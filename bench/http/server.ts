@@ -1,6 +1,6 @@
 /**
- * One framework's server, run as its own process pinned to its own core: the bare, ideal and adapter routes
- * (see routes.ts), plus IPC commands for the runner to read CPU time, handled counts and memory.
+ * One framework's server, run as its own process pinned to its own core: every route in routes.ts, plus IPC
+ * commands for the runner to read CPU time, handled counts and memory.
  */
 import { createReceiver, type DeliveryStore } from "@tidings/core";
 import { serveCommands } from "../lib/children";
