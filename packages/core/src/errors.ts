@@ -9,7 +9,8 @@ export type WebhookErrorCode =
   | "payload_too_large"
   | "body_already_parsed"
   | "body_truncated"
-  | "unsupported_encoding";
+  | "unsupported_encoding"
+  | "body_timeout";
 
 export const STATUS_BY_CODE: Readonly<Record<WebhookErrorCode, number>> = {
   missing_header: 400,
@@ -24,6 +25,8 @@ export const STATUS_BY_CODE: Readonly<Record<WebhookErrorCode, number>> = {
   body_already_parsed: 500,
   body_truncated: 400,
   unsupported_encoding: 415,
+  // The client sent the body too slowly (bodyTimeoutMs): a slow-drip request must not hold a connection for ever.
+  body_timeout: 408,
 };
 
 /** Every way a delivery can be refused. `status` is the HTTP status an adapter answers with. */
@@ -32,9 +35,17 @@ export class WebhookVerificationError extends Error {
   readonly code: WebhookErrorCode;
   readonly status: number;
 
-  constructor(code: WebhookErrorCode, message: string, options?: { cause?: unknown }) {
+  /** Facts for the app's logs and `onError`, kept out of `message`, which the sender sees. */
+  readonly details: Readonly<Record<string, unknown>> | undefined;
+
+  constructor(
+    code: WebhookErrorCode,
+    message: string,
+    options?: { cause?: unknown; details?: Readonly<Record<string, unknown>> },
+  ) {
     super(message, options);
     this.code = code;
     this.status = STATUS_BY_CODE[code];
+    this.details = options?.details;
   }
 }

@@ -1,6 +1,13 @@
 export { bodyAlreadyConsumed } from "./body/consumed";
 export { type ContentCoding, contentCodings, decodeBody } from "./body/content-encoding";
-export { bodyTruncated, DEFAULT_MAX_BODY_BYTES, payloadTooLarge, withinLimit } from "./body/limits";
+export {
+  type BodyLimits,
+  bodyTruncated,
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  payloadTooLarge,
+  withinLimit,
+} from "./body/limits";
 export { type ReadBodyOptions, readRequestBody } from "./body/web-request";
 export { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER } from "./constants";
 export { constructEvent, constructEventAsync } from "./construct-event";
@@ -20,7 +27,14 @@ export {
   type MessageEvents,
 } from "./receiver/events";
 export type { AnyEvent, DeliveryContext, Handler } from "./receiver/handlers";
-export { DEFAULT_DONE_TTL_MS, DEFAULT_LEASE_MS, type EventSchemas, type ReceiverOptions } from "./receiver/options";
+export {
+  DEFAULT_DONE_TTL_MS,
+  DEFAULT_HANDLER_TIMEOUT_MS,
+  DEFAULT_LEASE_MS,
+  type EventSchemas,
+  type Logger,
+  type ReceiverOptions,
+} from "./receiver/options";
 export {
   createReceiver,
   type ErrorHandler,
@@ -33,7 +47,12 @@ export type { StandardSchemaV1 } from "./receiver/standard-schema";
 export type { Secret } from "./secrets";
 export { type SignOptions, sign } from "./sign";
 export type { ClaimResult, DeliveryStore } from "./store/delivery-store";
-export { MemoryStore, type MemoryStoreOptions } from "./store/memory-store";
+export {
+  DEFAULT_MAX_ENTRIES,
+  MemoryStore,
+  MemoryStoreFullError,
+  type MemoryStoreOptions,
+} from "./store/memory-store";
 export type { VerifyOptions } from "./tolerance";
 export type { SafeVerifyResult, VerifyResult } from "./verification";
 export { safeVerify, verify } from "./verify";

@@ -62,7 +62,8 @@ export function concludeVerification(
     const { signatures } = prepared.content;
     throw new WebhookVerificationError(
       "signature_mismatch",
-      `No v1 signature matches (${signatures.length} checked, ${prepared.secrets.length} secret(s)): wrong secret, or the body changed.`,
+      "No v1 signature matches: wrong secret, or the body changed on the way.",
+      { details: { signaturesChecked: signatures.length, secretsConfigured: prepared.secrets.length } },
     );
   }
   assertWithinTolerance(prepared.timestamp, prepared.toleranceSeconds, options);

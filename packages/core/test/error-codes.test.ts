@@ -5,8 +5,8 @@ import { STATUS_BY_CODE } from "../src/errors";
 const SECRET = "whsec_codes";
 const now = Math.floor(Date.now() / 1000);
 const options = { maxBodyBytes: 16, consumedFix: "Mount it first." };
-const post = (body: string, headers: Record<string, string> = {}) =>
-  new Request("http://127.0.0.1/", { method: "POST", body, headers });
+const post = (body: string | ReadableStream, headers: Record<string, string> = {}) =>
+  new Request("http://127.0.0.1/", { method: "POST", body, headers, duplex: "half" } as RequestInit);
 
 /** One real producer per code: every code the API documents is reachable and asserted, not just "throws". */
 const producers: Record<WebhookErrorCode, () => unknown> = {
@@ -21,6 +21,10 @@ const producers: Record<WebhookErrorCode, () => unknown> = {
   body_already_parsed: () => verify({ parsed: true }, sign("{}", SECRET), SECRET),
   body_truncated: () => readRequestBody(post("short", { "content-length": "9" }), options),
   unsupported_encoding: () => readRequestBody(post("x", { "content-encoding": "compress" }), options),
+  body_timeout: () => readRequestBody(post(new ReadableStream({ pull: () => new Promise(() => {}) })), {
+    ...options,
+    bodyTimeoutMs: 20,
+  }),
 };
 
 async function errorFrom(produce: () => unknown): Promise<unknown> {

@@ -269,17 +269,17 @@ describe("Receiver.handle", () => {
   });
 
   it("hands the reader the receiver's limit and answers its errors", async () => {
-    const limits: number[] = [];
-    const receiver = createReceiver({ secret: SECRET, maxBodyBytes: 1234, logger: quietLogger });
+    const limits: unknown[] = [];
+    const receiver = createReceiver({ secret: SECRET, maxBodyBytes: 1234, bodyTimeoutMs: 567, logger: quietLogger });
     const result = await receiver.handle({
       method: "post",
       headers: {},
-      readBody: async (max) => {
-        limits.push(max);
+      readBody: async (given) => {
+        limits.push(given);
         throw new Error("socket hang up");
       },
     });
-    expect(limits).toEqual([1234]);
+    expect(limits).toEqual([{ maxBodyBytes: 1234, bodyTimeoutMs: 567 }]);
     expect([result.status, bodyOf(result).error?.code]).toEqual([500, "internal_error"]);
   });
 

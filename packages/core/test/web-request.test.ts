@@ -58,19 +58,34 @@ describe("readRequestBody", () => {
     expect(await codeOf(readRequestBody(lockedWithLength, options))).toBe("body_already_parsed");
   });
 
-  it("reads a body with a Content-Length through arrayBuffer(), without touching request.body", async () => {
-    const request = post(bytes('{"a":1}'), { "content-length": "7" });
-    let bodyTouched = false;
-    const watched = new Proxy(request, {
-      get(target, property) {
-        if (property === "body") bodyTouched = true;
-        const value = Reflect.get(target, property, target);
-        return typeof value === "function" ? value.bind(target) : value;
+  it("reads no more than a chunk past the limit when Content-Length understates the body", async () => {
+    let pulls = 0;
+    const chunks = Array.from({ length: 1000 }, () => new Uint8Array(1024));
+    const request = post(
+      streamOf(chunks, () => pulls++),
+      { "content-length": "7" },
+    );
+    expect(await codeOf(readRequestBody(request, { maxBodyBytes: 4096, consumedFix: FIX }))).toBe("payload_too_large");
+    expect(pulls).toBeLessThanOrEqual(6);
+  });
+
+  it("answers body_truncated when the body stream fails mid-way (a client that went away)", async () => {
+    let sent = false;
+    const failing = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) controller.error(new TypeError("terminated"));
+        else controller.enqueue(bytes('{"type":'));
+        sent = true;
       },
     });
-    const read = await readRequestBody(watched, { maxBodyBytes: 100, consumedFix: FIX });
-    expect(new TextDecoder().decode(read)).toBe('{"a":1}');
-    expect(bodyTouched).toBe(false);
+    const request = post(failing, { "content-length": "40" });
+    expect(await codeOf(readRequestBody(request, { maxBodyBytes: 100, consumedFix: FIX }))).toBe("body_truncated");
+  });
+
+  it("answers body_timeout when the body does not arrive within bodyTimeoutMs", async () => {
+    const stalled = new ReadableStream<Uint8Array>({ pull: () => new Promise(() => {}) });
+    const options = { maxBodyBytes: 100, bodyTimeoutMs: 30, consumedFix: FIX };
+    expect(await codeOf(readRequestBody(post(stalled), options))).toBe("body_timeout");
   });
 
   it("refuses a declared Content-Length over the limit without pulling the stream", async () => {

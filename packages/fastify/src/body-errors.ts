@@ -2,18 +2,10 @@ import { payloadTooLarge, type ReceiveResult, WebhookVerificationError } from "@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { type AnyReceiver, sendResult } from "./handler";
 
-// core's bodyTruncated(received, declared) needs the received count, which Fastify's error does not carry.
-function lengthMismatch(declared: string | undefined): WebhookVerificationError {
-  return new WebhookVerificationError(
-    "body_truncated",
-    `The body did not have the ${declared} bytes its Content-Length header announced: it was cut off or changed on the way (a proxy, or a preParsing hook that replaced the body stream).`,
-  );
-}
-
-/** Fastify's own errors from reading the body, as the Receiver's errors; undefined for any other error. */
-function asReceiverError(error: FastifyError, request: FastifyRequest, maxBodyBytes: number): Error | undefined {
+/** The body reader's refusals, and Fastify's own size check, as the Receiver's errors; undefined for any other. */
+function asReceiverError(error: FastifyError, maxBodyBytes: number): Error | undefined {
+  if (error instanceof WebhookVerificationError) return error;
   if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") return payloadTooLarge(maxBodyBytes);
-  if (error.code === "FST_ERR_CTP_INVALID_CONTENT_LENGTH") return lengthMismatch(request.headers["content-length"]);
   return undefined;
 }
 
@@ -25,7 +17,7 @@ function refuse(receiver: AnyReceiver, request: FastifyRequest, error: Error): P
 /** The scope's error handler: body errors answered in our format; everything else goes on to the app's handler. */
 export function bodyErrorHandler(receiver: AnyReceiver) {
   return async (error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const refused = asReceiverError(error, request, receiver.maxBodyBytes);
+    const refused = asReceiverError(error, receiver.maxBodyBytes);
     if (refused === undefined) throw error;
     return sendResult(reply, await refuse(receiver, request, refused));
   };

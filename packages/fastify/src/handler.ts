@@ -1,5 +1,6 @@
+import type { IncomingMessage } from "node:http";
 import type { ReceiveResult, Receiver } from "@tidings/core";
-import { handleNodeRequest } from "@tidings/core/node";
+import { handleNodeRequest, readNodeStream } from "@tidings/core/node";
 import type { FastifyReply, FastifyRequest } from "fastify";
 
 // biome-ignore lint/suspicious/noExplicitAny: a receiver of any event map; the plugin only moves bytes
@@ -14,12 +15,22 @@ export function sendResult(reply: FastifyReply, result: ReceiveResult): FastifyR
   return reply.code(result.status).headers(result.headers).send(result.body);
 }
 
-/** The route handler: the scope's buffer parser hands it the body as it came over the wire. */
+/**
+ * The scope's content-type parser: core's bounded, timed reader on the body stream, Content-Encoding undone. A stream
+ * something upstream already read (a root onRequest hook) is refused at once instead of waiting for an 'end' that
+ * already went by.
+ */
+export function bodyParser(receiver: AnyReceiver) {
+  return (request: FastifyRequest, payload: IncomingMessage) =>
+    readNodeStream(payload, request.headers, { ...receiver.bodyLimits, consumedFix: CONSUMED_FIX });
+}
+
+/** The route handler: the scope's parser hands it the decoded bytes. */
 export function webhookHandler(receiver: AnyReceiver) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    // No Buffer: Fastify skipped an empty body (core reads the untouched stream), or another scope's parser
+    // No bytes: Fastify skipped an empty body (core reads the untouched stream), or another scope's parser
     // consumed it (core sees the ended stream and answers 500 body_already_parsed with CONSUMED_FIX).
-    const wireBody = Buffer.isBuffer(request.body) ? request.body : undefined;
-    return sendResult(reply, await handleNodeRequest(receiver, request.raw, { consumedFix: CONSUMED_FIX, wireBody }));
+    const rawBody = request.body instanceof Uint8Array ? request.body : undefined;
+    return sendResult(reply, await handleNodeRequest(receiver, request.raw, { consumedFix: CONSUMED_FIX, rawBody }));
   };
 }

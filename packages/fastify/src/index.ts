@@ -1,7 +1,7 @@
 import type { FastifyPluginCallback } from "fastify";
 import fp from "fastify-plugin";
 import { bodyErrorHandler } from "./body-errors";
-import { type AnyReceiver, webhookHandler } from "./handler";
+import { type AnyReceiver, bodyParser, webhookHandler } from "./handler";
 
 export interface TidingsFastifyOptions {
   /** The Receiver from `createReceiver()`: its secrets, handlers and `maxBodyBytes`. */
@@ -13,9 +13,7 @@ export interface TidingsFastifyOptions {
 const tidings: FastifyPluginCallback<TidingsFastifyOptions> = (scope, { receiver, path }, done) => {
   // Only in this scope: the route gets the exact bytes, the app's other routes keep their parsers.
   scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser("*", { parseAs: "buffer", bodyLimit: receiver.maxBodyBytes }, (_request, body, next) =>
-    next(null, body),
-  );
+  scope.addContentTypeParser("*", { bodyLimit: receiver.maxBodyBytes }, bodyParser(receiver));
   scope.setErrorHandler(bodyErrorHandler(receiver));
   // `decompress: false` keeps @fastify/compress from inflating the body first: core undoes Content-Encoding itself.
   const route = { method: scope.supportedMethods, url: path, handler: webhookHandler(receiver), decompress: false };

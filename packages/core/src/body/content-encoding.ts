@@ -6,30 +6,47 @@ import { readStreamWithin } from "./web-stream";
 
 export type ContentCoding = "gzip" | "deflate" | "br";
 
-const CODINGS: Readonly<Record<string, ContentCoding | "identity">> = {
-  gzip: "gzip",
-  "x-gzip": "gzip",
-  deflate: "deflate",
-  br: "br",
-  identity: "identity",
-};
+// A Map, not an object literal: a coding named like an Object.prototype member (`constructor`) must find nothing.
+const CODINGS: ReadonlyMap<string, ContentCoding | "identity"> = new Map([
+  ["gzip", "gzip"],
+  ["x-gzip", "gzip"],
+  ["deflate", "deflate"],
+  ["br", "br"],
+  ["identity", "identity"],
+]);
+
+/**
+ * The most codings undone for one request. Each is undone before the signature can be checked, so an unsigned
+ * request listing thousands of them would cost seconds of CPU; no sender compresses twice.
+ */
+export const MAX_CONTENT_CODINGS = 2;
+
+// Echoed to the sender: never more than a short, printable prefix of what it sent.
+const shown = (coding: string) => JSON.stringify(coding.slice(0, 40));
 
 function unsupported(coding: string): WebhookVerificationError {
   return new WebhookVerificationError(
     "unsupported_encoding",
-    `Content-Encoding "${coding}" is not supported; use gzip, deflate or none.`,
+    `Content-Encoding ${shown(coding)} is not supported; use gzip, deflate, br or none.`,
   );
 }
 
-/** The codings applied to the body, in the order they were applied; 415 for any we cannot undo. */
+/** The codings applied to the body, in the order they were applied; 415 for any we cannot undo, or too many. */
 export function contentCodings(headers: HeaderSource): ContentCoding[] {
   const header = headerValue(headers, "content-encoding");
   if (header === undefined || header.trim() === "") return [];
   const codings: ContentCoding[] = [];
   for (const token of header.split(",")) {
-    const coding = CODINGS[token.trim().toLowerCase()];
+    const coding = CODINGS.get(token.trim().toLowerCase());
     if (coding === undefined) throw unsupported(token.trim());
-    if (coding !== "identity") codings.push(coding);
+    if (coding === "identity") continue;
+    if (codings.length === MAX_CONTENT_CODINGS) {
+      throw new WebhookVerificationError(
+        "unsupported_encoding",
+        `More than ${MAX_CONTENT_CODINGS} content codings in Content-Encoding; send the body compressed once, or not at all.`,
+      );
+    }
+    codings.push(coding);
   }
   return codings;
 }
@@ -83,13 +100,15 @@ async function decodeWithStreams(bytes: Uint8Array, coding: ContentCoding, maxBo
     if (Decompression === undefined) throw new TypeError("no DecompressionStream");
     stream = new Decompression(STREAM_FORMATS[coding] as CompressionFormat);
   } catch {
-    throw unsupported(coding);
+    throw new WebhookVerificationError(
+      "unsupported_encoding",
+      `This runtime cannot decode Content-Encoding "${coding}" (its DecompressionStream lacks it): have the sender or a proxy send this body uncompressed, or run the webhook route on Node.js.`,
+    );
   }
   try {
-    return await readStreamWithin(
-      new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(stream),
+    return await readStreamWithin(new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(stream), {
       maxBodyBytes,
-    );
+    });
   } catch (error) {
     throw error instanceof WebhookVerificationError ? error : undecodable(coding, error);
   }

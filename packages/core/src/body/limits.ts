@@ -4,6 +4,23 @@ import { type HeaderSource, headerValue } from "../http/headers";
 /** Default largest body a Receiver accepts, after decoding: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/** Default time a client gets to send the whole body: 10 s, far more than a 1 MiB delivery needs. */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+
+/** How much body a Receiver reads, and for how long, before refusing (413, 408). */
+export interface BodyLimits {
+  maxBodyBytes: number;
+  /** Default `DEFAULT_BODY_TIMEOUT_MS`. */
+  bodyTimeoutMs?: number | undefined;
+}
+
+export function bodyTimedOut(bodyTimeoutMs: number): WebhookVerificationError {
+  return new WebhookVerificationError(
+    "body_timeout",
+    `The body did not arrive within ${bodyTimeoutMs} ms (bodyTimeoutMs in createReceiver()).`,
+  );
+}
+
 export function payloadTooLarge(maxBodyBytes: number): WebhookVerificationError {
   return new WebhookVerificationError(
     "payload_too_large",

@@ -1,7 +1,14 @@
 import { WebhookVerificationError } from "../errors";
 import { bodyAlreadyConsumed } from "./consumed";
 import { contentCodings, decodeBody } from "./content-encoding";
-import { assertDeclaredWithinLimit, assertNotTruncated, concatBytes, payloadTooLarge } from "./limits";
+import {
+  assertDeclaredWithinLimit,
+  assertNotTruncated,
+  bodyTimedOut,
+  concatBytes,
+  DEFAULT_BODY_TIMEOUT_MS,
+  payloadTooLarge,
+} from "./limits";
 import type { ReadBodyOptions } from "./web-request";
 
 /** The parts of Node's `IncomingMessage` we use; declared here so the core needs no Node types. */
@@ -20,7 +27,7 @@ export function isNodeStreamConsumed(request: NodeRequestLike): boolean {
   return request.readableEnded === true || request.readableDidRead === true || request.readable === false;
 }
 
-/** The exact bytes of a Node request body, bounded, with its Content-Encoding undone. Fails fast, never hangs. */
+/** The exact bytes of a Node request body, bounded in size and time, with its Content-Encoding undone. Never hangs. */
 export async function readNodeBody(request: NodeRequestLike, options: ReadBodyOptions): Promise<Uint8Array> {
   return readNodeStream(request, request.headers, options);
 }
@@ -50,11 +57,14 @@ function collect(request: NodeRequestLike, options: ReadBodyOptions, declared: n
     let chunks: Uint8Array[] = [];
     let total = 0;
     let settled = false;
+    const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+    const timer = setTimeout(() => finish(() => bodyTimedOut(bodyTimeoutMs)), bodyTimeoutMs);
     // The listeners stay on a stream that ended (removing 'data' costs Node a tick, and the stream is done), so
     // 'close' still arrives after 'end': errors are built only for a stream that did not end, never per request.
     const finish = (failure?: () => Error) => {
       if (settled) return;
       settled = true;
+      clearTimeout(timer);
       const received = chunks;
       chunks = [];
       if (failure) {

@@ -1,5 +1,5 @@
 import { contentCodings, decodeBody } from "../body/content-encoding";
-import { withinLimit } from "../body/limits";
+import { type BodyLimits, withinLimit } from "../body/limits";
 import { type NodeRequestLike, readNodeStream } from "../body/node-stream";
 import type { EventMap } from "../receiver/events";
 import type { Receiver } from "../receiver/receiver";
@@ -22,14 +22,15 @@ export interface NodeRequestOptions {
 
 function bodyReader(request: NodeRequestLike, headers: NodeRequestLike["headers"], options: NodeRequestOptions) {
   const { rawBody, wireBody, consumedFix } = options;
-  return (maxBodyBytes: number): Uint8Array | Promise<Uint8Array> => {
+  return (limits: BodyLimits): Uint8Array | Promise<Uint8Array> => {
+    const { maxBodyBytes } = limits;
     if (rawBody) return withinLimit(rawBody, maxBodyBytes);
     if (wireBody) {
       const codings = contentCodings(headers);
       const body = withinLimit(wireBody, maxBodyBytes);
       return codings.length === 0 ? body : decodeBody(body, codings, maxBodyBytes);
     }
-    return readNodeStream(request, headers, { maxBodyBytes, consumedFix });
+    return readNodeStream(request, headers, { maxBodyBytes, bodyTimeoutMs: limits.bodyTimeoutMs, consumedFix });
   };
 }
 

@@ -5,7 +5,9 @@ export type ReceiverErrorCode =
   | "method_not_allowed"
   | "delivery_in_progress"
   | "handler_failed"
+  | "handler_timeout"
   | "store_unavailable"
+  | "store_full"
   | "internal_error";
 
 export type ReceiveErrorCode = WebhookErrorCode | ReceiverErrorCode;

@@ -11,7 +11,7 @@ export async function handleWebRequest<Events extends EventMap>(
   const result = await receiver.handle({
     method: request.method,
     headers: request.headers,
-    readBody: (maxBodyBytes) => readRequestBody(request, { maxBodyBytes, consumedFix }),
+    readBody: (limits) => readRequestBody(request, { ...limits, consumedFix }),
   });
   return new Response(result.body, { status: result.status, headers: result.headers });
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_BODY_BYTES } from "../body/limits";
+import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from "../body/limits";
 import type { DeliveryEvent } from "../event";
 import { positiveInteger } from "../positive-integer";
 import { normalizeSecrets, type Secret } from "../secrets";
@@ -20,6 +20,8 @@ export interface ReceiverOptions<Events extends EventMap> extends VerifyOptions 
   store?: DeliveryStore;
   /** Largest accepted body after decoding, in bytes. Default 1 MiB. */
   maxBodyBytes?: number;
+  /** How long a client may take to send the body, in ms, before a 408. Default 10 s. */
+  bodyTimeoutMs?: number;
   schemas?: EventSchemas<Events>;
   /** Reads the event type. Default: the payload's string `type` field. */
   typeOf?: (event: DeliveryEvent) => string | undefined;
@@ -27,16 +29,47 @@ export interface ReceiverOptions<Events extends EventMap> extends VerifyOptions 
   idOf?: (event: DeliveryEvent) => string | undefined;
   /** How long a claim holds while handlers run, in ms; after it another instance may take over. Default 60 s. */
   leaseMs?: number;
+  /**
+   * How long handlers may run before the sender is answered 503 `handler_timeout`, in ms; below `leaseMs`. The
+   * claim stays held until they settle (or the lease ends), so a retry meanwhile gets 409, never a second run.
+   * Default 30 s.
+   */
+  handlerTimeoutMs?: number;
   /** How long a handled delivery is remembered, in ms; at least the tolerance. Default 24 h. */
   doneTtlMs?: number;
-  /** Where failures nobody subscribed to with `onError` are logged. Default `console`. */
-  logger?: { error(...values: unknown[]): void };
+  /** Where failures nobody subscribed to with `onError` are logged, and warnings. Default `console`. */
+  logger?: Logger;
+}
+
+/** console, pino, winston and the like. A logger that throws is ignored, never fails a delivery. */
+export interface Logger {
+  error(...values: unknown[]): void;
+  warn?(...values: unknown[]): void;
 }
 
 export const DEFAULT_LEASE_MS = 60_000;
+export const DEFAULT_HANDLER_TIMEOUT_MS = 30_000;
 export const DEFAULT_DONE_TTL_MS = 24 * 60 * 60 * 1000;
 
 const nonEmptyString = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+// An id the sender wrote as a JSON number is still the event's id: without it a resend would dedup by signature.
+const eventId = (value: unknown) =>
+  typeof value === "number" && Number.isFinite(value) ? String(value) : nonEmptyString(value);
+
+/** Calls the logger, and swallows what it throws: logging must never change a delivery's outcome. */
+export function safeLogger(logger: Logger): Required<Logger> {
+  const call =
+    (level: "error" | "warn") =>
+    (...values: unknown[]) => {
+      try {
+        const log = level === "warn" ? (logger.warn ?? logger.error) : logger.error;
+        log.apply(logger, values);
+      } catch {
+        // Nowhere left to report it.
+      }
+    };
+  return { error: call("error"), warn: call("warn") };
+}
 
 /** Checks every option once, at setup, so a misconfiguration fails at start-up rather than per delivery. */
 export function resolveReceiverOptions<Events extends EventMap>(options: ReceiverOptions<Events>) {
@@ -45,20 +78,34 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
   if (doneTtlMs < toleranceSeconds * 1000) {
     throw new TypeError("doneTtlMs must be ≥ the tolerance");
   }
+  const leaseMs = positiveInteger(options.leaseMs ?? DEFAULT_LEASE_MS, "leaseMs");
+  const handlerTimeoutMs = positiveInteger(
+    options.handlerTimeoutMs ?? Math.min(DEFAULT_HANDLER_TIMEOUT_MS, Math.floor(leaseMs / 2)),
+    "handlerTimeoutMs",
+  );
+  if (handlerTimeoutMs >= leaseMs) {
+    throw new TypeError("handlerTimeoutMs must be below leaseMs, or a retry could run the handlers a second time");
+  }
+  const logger = safeLogger(options.logger ?? console);
+  const storeOptions = { minRetentionMs: toleranceSeconds * 1000, logger, ...(options.now && { now: options.now }) };
   return {
     secrets: normalizeSecrets(options.secret),
     verifyOptions: options.now ? { toleranceSeconds, now: options.now } : { toleranceSeconds },
-    store: options.store ?? new MemoryStore(options.now ? { now: options.now } : {}),
-    maxBodyBytes: positiveInteger(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, "maxBodyBytes"),
+    store: options.store ?? new MemoryStore(storeOptions),
+    bodyLimits: {
+      maxBodyBytes: positiveInteger(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, "maxBodyBytes"),
+      bodyTimeoutMs: positiveInteger(options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS, "bodyTimeoutMs"),
+    },
     // A Map: a type named like an Object.prototype member (`constructor`) finds no schema, and the lookup hashes
     // the type once for the handler lookup too.
     schemas: new Map(Object.entries(options.schemas ?? {}) as [string, StandardSchemaV1 | undefined][]),
     // Named reads, one function each: a shared `event[field]` read sees two keys and goes megamorphic.
     typeOf: options.typeOf ?? ((event: DeliveryEvent) => nonEmptyString(event.type)),
-    idOf: options.idOf ?? ((event: DeliveryEvent) => nonEmptyString(event.id)),
-    leaseMs: positiveInteger(options.leaseMs ?? DEFAULT_LEASE_MS, "leaseMs"),
+    idOf: options.idOf ?? ((event: DeliveryEvent) => eventId(event.id)),
+    leaseMs,
+    handlerTimeoutMs,
     doneTtlMs,
-    logger: options.logger ?? console,
+    logger,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { BodyLimits } from "../body/limits";
 import { SIGNATURE_HEADER } from "../constants";
 import { WebhookVerificationError } from "../errors";
 import { type DeliveryEvent, parseEvent } from "../event";
@@ -5,6 +6,7 @@ import { type HeaderSource, headerValue } from "../http/headers";
 import { ACCEPTED, DUPLICATE, errorResult, type ReceiveErrorCode, type ReceiveResult } from "../http/result";
 import { requirePayloadBytes } from "../payload";
 import type { ClaimResult } from "../store/delivery-store";
+import { MemoryStoreFullError } from "../store/memory-store";
 import { prepareChecked } from "../verification";
 import { checkPrepared } from "../verify-async";
 import type { EventMap, MessageEvents } from "./events";
@@ -24,7 +26,7 @@ export interface IncomingRequest {
   method?: string | undefined;
   headers: HeaderSource;
   /** May answer synchronously when the bytes are already at hand (a body parser's buffer). */
-  readBody(maxBodyBytes: number): Uint8Array | Promise<Uint8Array>;
+  readBody(limits: Required<BodyLimits>): Uint8Array | Promise<Uint8Array>;
 }
 
 /** Passed to `onError` handlers with every failure: what the sender was answered, and about which event. */
@@ -35,10 +37,12 @@ export interface ReceiveErrorInfo {
   context?: DeliveryContext;
 }
 
-export type ErrorHandler = (error: unknown, info: ReceiveErrorInfo) => void;
+/** May return a promise: a rejection is logged, never left unhandled. */
+export type ErrorHandler = (error: unknown, info: ReceiveErrorInfo) => unknown;
 
 const HANDLER_FAILED = "A handler failed; not marked done, so a retry runs it again.";
 const RETRY_LATER = { headers: { "retry-after": "5" } };
+const STORE_FULL = "Too many deliveries in flight or recently handled to remember another; retry later.";
 
 export class Receiver<Events extends EventMap = MessageEvents> {
   readonly #options: ResolvedReceiverOptions;
@@ -52,7 +56,12 @@ export class Receiver<Events extends EventMap = MessageEvents> {
 
   /** The largest body, after decoding, that adapters read before answering 413. */
   get maxBodyBytes(): number {
-    return this.#options.maxBodyBytes;
+    return this.#options.bodyLimits.maxBodyBytes;
+  }
+
+  /** The size and time limits for reading a body, for adapters whose framework reads it. */
+  get bodyLimits(): Required<BodyLimits> {
+    return this.#options.bodyLimits;
   }
 
   /** Runs `handler` for events of these types. Several handlers for one type all run. */
@@ -93,7 +102,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     }
     let rawBody: Uint8Array;
     try {
-      const reading = request.readBody(this.#options.maxBodyBytes);
+      const reading = request.readBody(this.#options.bodyLimits);
       rawBody = isPromiseLike(reading) ? await reading : reading;
     } catch (error) {
       return this.#failure(error);
@@ -135,13 +144,18 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     } catch (error) {
       return this.#failure(error, { event });
     }
-    const { store, leaseMs, doneTtlMs } = options;
+    const { store, leaseMs } = options;
     const { deliveryKey } = context;
     let claim: ClaimResult;
     try {
       const claiming = store.claim(deliveryKey, leaseMs);
       claim = isPromiseLike(claiming) ? await claiming : claiming;
     } catch (error) {
+      if (error instanceof MemoryStoreFullError) {
+        // The store warned once when it filled up; one log line per refused delivery would flood the logs.
+        this.#report(error, { code: "store_full", status: 503, event, context }, false);
+        return errorResult(503, "store_full", STORE_FULL, RETRY_LATER);
+      }
       this.#report(error, { code: "store_unavailable", status: 503, event, context });
       return errorResult(503, "store_unavailable", "Delivery store unreachable; nothing was processed.", RETRY_LATER);
     }
@@ -150,20 +164,54 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       return errorResult(409, "delivery_in_progress", "Being processed by another request; retry later.", RETRY_LATER);
     }
     const running = this.#runHandlers(event, context);
-    const failures = running instanceof Promise ? await running : running;
+    if (!(running instanceof Promise)) return this.#conclude(running, claim.token, event, context);
+    return this.#withinHandlerTimeout(
+      running.then((failures) => this.#conclude(failures, claim.token, event, context)),
+      event,
+      context,
+    );
+  }
+
+  /** Marks the delivery done, or releases it when a handler failed, and says what to answer. Sync with a sync store. */
+  #conclude(failures: unknown[], token: string, event: unknown, context: DeliveryContext) {
+    const { store, doneTtlMs } = this.#options;
+    const { deliveryKey } = context;
+    // After the handlers ran, answering 5xx for the store alone would make the sender run them twice.
+    const storeFailed = (error: unknown) =>
+      this.#report(error, { code: "store_unavailable", status: failures.length > 0 ? 500 : 200, event, context });
+    const answer = () => this.#answer(failures, event, context);
     try {
       const settling =
-        failures.length > 0
-          ? store.release(deliveryKey, claim.token)
-          : store.complete(deliveryKey, claim.token, doneTtlMs);
-      if (isPromiseLike(settling)) await settling;
+        failures.length > 0 ? store.release(deliveryKey, token) : store.complete(deliveryKey, token, doneTtlMs);
+      if (isPromiseLike(settling))
+        return Promise.resolve(settling).then(answer, (error) => (storeFailed(error), answer()));
     } catch (error) {
-      // After the handlers ran, answering 5xx for the store alone would make the sender run them twice.
-      this.#report(error, { code: "store_unavailable", status: failures.length > 0 ? 500 : 200, event, context });
+      storeFailed(error);
     }
+    return answer();
+  }
+
+  #answer(failures: unknown[], event: unknown, context: DeliveryContext): ReceiveResult {
     if (failures.length === 0) return ACCEPTED;
     for (const failure of failures) this.#report(failure, { code: "handler_failed", status: 500, event, context });
     return errorResult(500, "handler_failed", HANDLER_FAILED);
+  }
+
+  /**
+   * Answers 503 once the handlers outlast `handlerTimeoutMs`. The claim stays held until they settle (then `#conclude`
+   * completes or releases it as usual), so a retry meanwhile gets 409 and never runs them a second time alongside.
+   */
+  #withinHandlerTimeout(concluded: Promise<ReceiveResult>, event: unknown, context: DeliveryContext) {
+    const { handlerTimeoutMs } = this.#options;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<ReceiveResult>((resolve) => {
+      timer = setTimeout(() => {
+        const error = new Error(`Handlers still running after ${handlerTimeoutMs} ms (handlerTimeoutMs).`);
+        this.#report(error, { code: "handler_timeout", status: 503, event, context });
+        resolve(errorResult(503, "handler_timeout", "The handlers did not finish in time; retry later.", RETRY_LATER));
+      }, handlerTimeoutMs);
+    });
+    return Promise.race([concluded.finally(() => clearTimeout(timer)), timedOut]);
   }
 
   /** Runs every handler for the event (all of them, even when one fails); what they threw, once they settled. */
@@ -200,11 +248,14 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       if (logWhenUnheard) this.#options.logger.error("[tidings]", info.code, error);
       return;
     }
+    const { logger } = this.#options;
+    const heardFailure = (handlerError: unknown) => logger.error("[tidings] an onError handler failed", handlerError);
     for (const handler of this.#errorHandlers) {
       try {
-        handler(error, info);
+        const returned = handler(error, info);
+        if (isPromiseLike(returned)) returned.then(undefined, heardFailure);
       } catch (handlerError) {
-        this.#options.logger.error("[tidings] an onError handler threw", handlerError);
+        heardFailure(handlerError);
       }
     }
   }

@@ -2,10 +2,29 @@ import { positiveInteger } from "../positive-integer";
 import type { ClaimResult, DeliveryStore } from "./delivery-store";
 
 export interface MemoryStoreOptions {
-  /** Most keys kept; past it the oldest claims go first, 1/16 of them at a time. Default 10,000. */
+  /**
+   * Most keys kept. Past it, done keys older than `minRetentionMs` are evicted, oldest first; when every key is a
+   * claim in flight or younger than that, new claims are refused (the Receiver answers 503 `store_full`).
+   * Default 100,000: one tolerance window of 300 s at 330 deliveries/s.
+   */
   maxEntries?: number;
+  /**
+   * How long a done key is protected from eviction, in ms: a replay stays possible for the tolerance, so this must
+   * be at least the Receiver's tolerance. Default 300,000 (the Receiver sets it to its tolerance for its own store).
+   */
+  minRetentionMs?: number;
   /** Current time in milliseconds. Default `Date.now`. */
   now?: () => number;
+  /** Hears one warning each time the store fills up. Default `console`. */
+  logger?: { warn(...values: unknown[]): void };
+}
+
+export const DEFAULT_MAX_ENTRIES = 100_000;
+
+/** A claim refused because the store is full of keys it must not evict. */
+export class MemoryStoreFullError extends Error {
+  override readonly name = "MemoryStoreFullError";
+  readonly code = "store_full";
 }
 
 /** A key being handled: who holds it, and until when (ms after the store's epoch). */
@@ -14,41 +33,55 @@ interface Claim {
   until: number;
 }
 
-/** An in-process, bounded (oldest claims evicted first, TTL) DeliveryStore: dedup for a single-instance receiver. */
+/**
+ * An in-process, bounded DeliveryStore: dedup for a single-instance receiver. It never evicts a claim in flight or a
+ * done key that a replay could still match; when full of those, it refuses new claims rather than forget one.
+ */
 export class MemoryStore implements DeliveryStore {
   // Per key, a Claim while in flight, then only the time it stays done until: one object less per delivery for the
   // GC to carry for the TTL. Times count from the store's epoch, so they stay small integers, not boxed numbers.
+  // Done keys are moved to the newest end when completed, so the oldest done keys come first in the Map's order.
   readonly #entries = new Map<string, Claim | number>();
   readonly #maxEntries: number;
+  readonly #minRetentionMs: number;
   readonly #now: () => number;
   readonly #epoch: number;
+  readonly #logger: { warn(...values: unknown[]): void };
+  // The shortest done TTL seen: a done key expiring at `until` was completed at `until - ttl` or earlier, so it is
+  // evictable once `until - at <= shortestTtl - minRetention`, without keeping its completion time per key.
+  #shortestTtl = Number.POSITIVE_INFINITY;
+  #full = false;
   // Tokens only need to be unique within this store: a counter, not a random UUID, per claim.
   #claims = 0;
 
   constructor(options: MemoryStoreOptions = {}) {
-    this.#maxEntries = positiveInteger(options.maxEntries ?? 10_000, "maxEntries");
+    this.#maxEntries = positiveInteger(options.maxEntries ?? DEFAULT_MAX_ENTRIES, "maxEntries");
+    this.#minRetentionMs = positiveInteger(options.minRetentionMs ?? 300_000, "minRetentionMs");
     this.#now = options.now ?? Date.now;
     this.#epoch = this.#now();
+    this.#logger = options.logger ?? console;
   }
 
   get size(): number {
     return this.#entries.size;
   }
 
-  /** Answers synchronously, as `complete` and `release` do. */
+  /** Answers synchronously, as `complete` and `release` do. Throws `MemoryStoreFullError` when it cannot make room. */
   claim(key: string, leaseMs: number): ClaimResult {
     const at = this.#at();
     const entry = this.#live(key, at);
     if (entry !== undefined) return { state: typeof entry === "number" ? "done" : "in-flight" };
+    if (this.#entries.size >= this.#maxEntries && !this.#makeRoom(at)) throw this.#refuse();
     const token = String(++this.#claims);
-    this.#insert(key, { token, until: at + leaseMs });
+    this.#entries.set(key, { token, until: at + leaseMs });
     return { state: "claimed", token };
   }
 
   complete(key: string, token: string, ttlMs: number): boolean {
     const at = this.#at();
     if (!this.#heldBy(key, token, at)) return false;
-    // Setting an existing key keeps its place in the Map's order (and its slot).
+    if (ttlMs < this.#shortestTtl) this.#shortestTtl = ttlMs;
+    this.#entries.delete(key);
     this.#entries.set(key, at + ttlMs);
     return true;
   }
@@ -78,17 +111,35 @@ export class MemoryStore implements DeliveryStore {
   }
 
   /**
-   * Adds a claim at the newest end of the Map's order; past `maxEntries`, evicts the oldest claims in a batch.
-   * Batching matters: each `keys()` iterator first walks over the slots of deleted keys, so evicting one key per
-   * insert would cost a walk over thousands of holes on every delivery once the store is full.
+   * Evicts, oldest first, expired keys and done keys past their protection, up to 1/16 of the store at once. Batching
+   * matters: each `keys()` walk first passes over the slots of deleted keys, so one eviction per insert would walk
+   * thousands of holes on every delivery once the store is full. The walk stops at the first protected done key:
+   * every later one was completed after it. Claims in flight are stepped over, never evicted.
    */
-  #insert(key: string, entry: Claim): void {
-    this.#entries.set(key, entry);
-    if (this.#entries.size <= this.#maxEntries) return;
-    let excess = this.#entries.size - this.#maxEntries + Math.floor(this.#maxEntries / 16);
-    for (const oldest of this.#entries.keys()) {
-      if (excess-- <= 0) break;
-      this.#entries.delete(oldest);
+  #makeRoom(at: number): boolean {
+    const evictableBefore = this.#shortestTtl - this.#minRetentionMs;
+    let wanted = this.#entries.size - this.#maxEntries + 1 + Math.floor(this.#maxEntries / 16);
+    let evicted = 0;
+    for (const [key, entry] of this.#entries) {
+      if (typeof entry === "number") {
+        if (entry > at && entry - at > evictableBefore) break;
+      } else if (entry.until > at) {
+        continue;
+      }
+      this.#entries.delete(key);
+      evicted++;
+      if (--wanted === 0) break;
     }
+    if (evicted > 0) this.#full = false;
+    return this.#entries.size < this.#maxEntries;
+  }
+
+  #refuse(): MemoryStoreFullError {
+    const message = `MemoryStore is full: ${this.#maxEntries} keys, each a delivery in flight or done less than ${this.#minRetentionMs} ms ago. New deliveries get 503 until keys age out; raise maxEntries (about 100 bytes per key) or use a shared store such as @tidings/redis.`;
+    if (!this.#full) {
+      this.#full = true;
+      this.#logger.warn(`[tidings] ${message}`);
+    }
+    return new MemoryStoreFullError(message);
   }
 }
