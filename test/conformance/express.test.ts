@@ -1,21 +1,4 @@
-import { webhookMiddleware } from "@tidings/express";
-import express from "express";
 import { describeConformance } from "./suite";
-import { listenWithSupertest as listen } from "./supertest-client";
-import { type AnyReceiver, WEBHOOK_PATH } from "./target";
+import { expressTarget } from "./targets/express";
 
-describeConformance({
-  name: "express (Express 5, supertest)",
-  start(receiver: AnyReceiver) {
-    const app = express();
-    app.all(WEBHOOK_PATH, webhookMiddleware(receiver));
-    app.use(express.json());
-    return listen(app);
-  },
-  startWithBodyParsedFirst(receiver: AnyReceiver) {
-    const app = express();
-    app.use(express.json());
-    app.all(WEBHOOK_PATH, webhookMiddleware(receiver));
-    return listen(app);
-  },
-});
+describeConformance(expressTarget);

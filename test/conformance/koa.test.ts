@@ -1,27 +1,4 @@
-import { bodyParser } from "@koa/bodyparser";
-import Router from "@koa/router";
-import { webhookMiddleware } from "@tidings/koa";
-import Koa from "koa";
 import { describeConformance } from "./suite";
-import { listenWithSupertest as listen } from "./supertest-client";
-import { type AnyReceiver, WEBHOOK_PATH } from "./target";
+import { koaTarget } from "./targets/koa";
 
-function webhookRoutes(receiver: AnyReceiver) {
-  return new Router().all(WEBHOOK_PATH, webhookMiddleware(receiver)).routes();
-}
-
-describeConformance({
-  name: "koa (Koa 3 + @koa/router, supertest)",
-  start(receiver: AnyReceiver) {
-    const app = new Koa();
-    app.use(webhookRoutes(receiver));
-    app.use(bodyParser());
-    return listen(app.callback());
-  },
-  startWithBodyParsedFirst(receiver: AnyReceiver) {
-    const app = new Koa();
-    app.use(bodyParser());
-    app.use(webhookRoutes(receiver));
-    return listen(app.callback());
-  },
-});
+describeConformance(koaTarget);

@@ -259,6 +259,99 @@ export function describeConformance(target: ConformanceTarget): void {
       expect(seen).toHaveLength(0);
     });
 
+    it("refuses more than two stacked content codings with 415, before undoing any", async () => {
+      const { receiver, seen } = recordingReceiver();
+      const app = await start(receiver);
+      const body = eventBody({ id: "evt_stacked" });
+      const twice = ENCODERS.br(ENCODERS.gzip(body));
+      const accepted = await app.send(delivery(body, { sendBody: twice, headers: { "content-encoding": "gzip, br" } }));
+      expect(accepted.status).toBe(200);
+      let layered = body;
+      for (let layer = 0; layer < 50; layer++) layered = ENCODERS.gzip(layered);
+      const coding = Array.from({ length: 50 }, () => "gzip").join(", ");
+      const refused = await app.send(delivery(body, { sendBody: layered, headers: { "content-encoding": coding } }));
+      expect([refused.status, errorCode(refused)]).toEqual([415, "unsupported_encoding"]);
+      expect(seen).toHaveLength(1);
+    });
+
+    it("refuses codings named like Object.prototype members with 415, not 500", async () => {
+      const { receiver, seen } = recordingReceiver();
+      const errors: string[] = [];
+      receiver.onError((_error, info) => errors.push(info.code));
+      const app = await start(receiver);
+      for (const coding of ["constructor", "__proto__", "toString", "hasOwnProperty, gzip"]) {
+        const response = await app.send(delivery(eventBody(), { headers: { "content-encoding": coding } }));
+        expect([response.status, errorCode(response)], coding).toEqual([415, "unsupported_encoding"]);
+      }
+      expect(errors).toEqual(Array.from({ length: 4 }, () => "unsupported_encoding"));
+      expect(seen).toHaveLength(0);
+    });
+
+    it("reports a client that went away mid-body as body_truncated, never internal_error", async () => {
+      const { receiver, seen } = recordingReceiver();
+      const reported = new Promise<string>((resolve) => receiver.onError((_error, info) => resolve(info.code)));
+      const app = await start(receiver);
+      const body = eventBody({ id: "evt_gone" });
+      expect(await app.sendPartial(delivery(body), 20, "abort")).toBeUndefined();
+      expect(await reported).toBe("body_truncated");
+      expect(seen).toHaveLength(0);
+    });
+
+    it("answers 408 body_timeout to a client that stops sending the body", async () => {
+      const { receiver, seen } = recordingReceiver({ bodyTimeoutMs: 300 });
+      const app = await start(receiver);
+      const answer = await app.sendPartial(delivery(eventBody({ id: "evt_slow" })), 20, "stall");
+      expect([answer?.status, answer && errorCode(answer)]).toEqual([408, "body_timeout"]);
+      expect(seen).toHaveLength(0);
+    });
+
+    it("answers 503 handler_timeout to a handler that never settles, and 409 to a retry while it runs", async () => {
+      const receiver = createReceiver({ secret: SECRET, logger: { error() {} }, handlerTimeoutMs: 200 });
+      let runs = 0;
+      receiver.on("message.delivered", () => {
+        runs++;
+        return new Promise(() => {});
+      });
+      const app = await start(receiver);
+      const request = delivery(eventBody({ id: "evt_stuck" }));
+      const first = await app.send(request);
+      expect([first.status, errorCode(first)]).toEqual([503, "handler_timeout"]);
+      const retry = await app.send(request);
+      expect([retry.status, errorCode(retry)]).toEqual([409, "delivery_in_progress"]);
+      expect(runs).toBe(1);
+    });
+
+    it("still answers when the logger throws and an async onError rejects", async () => {
+      const receiver = createReceiver({
+        secret: SECRET,
+        logger: {
+          error() {
+            throw new Error("log sink down");
+          },
+        },
+      });
+      receiver.on("message.delivered", () => {
+        throw new Error("handler down");
+      });
+      const app = await start(receiver);
+      const unheard = await app.send(delivery(eventBody()));
+      expect([unheard.status, errorCode(unheard)]).toEqual([500, "handler_failed"]);
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown) => unhandled.push(reason);
+      process.on("unhandledRejection", onUnhandled);
+      try {
+        receiver.onError(async () => {
+          throw new Error("metrics service down");
+        });
+        const unsigned = await app.send(delivery(eventBody(), { signature: `t=1,v1=${"0".repeat(64)}` }));
+        expect([unsigned.status, errorCode(unsigned)]).toEqual([400, "signature_mismatch"]);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      } finally {
+        process.off("unhandledRejection", onUnhandled);
+      }
+      expect(unhandled).toEqual([]);
+    });
+
     it("refuses an unsupported Content-Encoding with 415", async () => {
       const { receiver, seen } = recordingReceiver();
       const app = await start(receiver);

@@ -1,6 +1,8 @@
 import { once } from "node:events";
 import { createServer, type RequestListener } from "node:http";
+import type { AddressInfo } from "node:net";
 import supertest from "supertest";
+import { sendPartialOverSocket } from "./partial-body";
 import { type RunningApp, WEBHOOK_PATH, type WireRequest } from "./target";
 
 /** Serves a Node request listener on loopback and drives it with supertest, sending the body bytes exactly as given. */
@@ -17,5 +19,10 @@ export async function listenWithSupertest(listener: RequestListener): Promise<Ru
     }
     return { status: response.status, headers, body: response.text };
   };
-  return { send, close: () => new Promise((done) => server.close(() => done())) };
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    send,
+    sendPartial: (wire, bytes, ending) => sendPartialOverSocket(baseUrl, WEBHOOK_PATH, wire, bytes, ending),
+    close: () => new Promise((done) => server.close(() => done())),
+  };
 }

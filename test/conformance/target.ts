@@ -15,8 +15,16 @@ export interface WireResponse {
   body: string;
 }
 
+/** What the client does after the first bytes of the body: goes away, or sends nothing more. */
+export type PartialEnding = "abort" | "stall";
+
 export interface RunningApp {
   send(request: WireRequest): Promise<WireResponse>;
+  /**
+   * Announces the whole body in Content-Length but sends only its first `bytes`, then aborts (resolves once the
+   * connection is gone, with no answer) or stalls (resolves with the answer the server gives a stalled body).
+   */
+  sendPartial(request: WireRequest, bytes: number, ending: PartialEnding): Promise<WireResponse | undefined>;
   close(): Promise<void>;
 }
 

@@ -1,0 +1,17 @@
+import type { ConformanceTarget } from "../target";
+import { expressTarget } from "./express";
+import { fastifyInjectTarget, fastifyListeningTarget } from "./fastify";
+import { honoTarget } from "./hono";
+import { koaTarget } from "./koa";
+import { nextAppTarget, nextPagesTarget } from "./next";
+
+/** Every adapter behind a real app: for suites that run the same cases against all of them. */
+export const ALL_TARGETS: readonly ConformanceTarget[] = [
+  expressTarget,
+  fastifyInjectTarget,
+  fastifyListeningTarget,
+  koaTarget,
+  honoTarget,
+  nextAppTarget,
+  nextPagesTarget,
+];
