@@ -21,10 +21,11 @@ const producers: Record<WebhookErrorCode, () => unknown> = {
   body_already_parsed: () => verify({ parsed: true }, sign("{}", SECRET), SECRET),
   body_truncated: () => readRequestBody(post("short", { "content-length": "9" }), options),
   unsupported_encoding: () => readRequestBody(post("x", { "content-encoding": "compress" }), options),
-  body_timeout: () => readRequestBody(post(new ReadableStream({ pull: () => new Promise(() => {}) })), {
-    ...options,
-    bodyTimeoutMs: 20,
-  }),
+  body_timeout: () =>
+    readRequestBody(post(new ReadableStream({ pull: () => new Promise(() => {}) })), {
+      ...options,
+      bodyTimeoutMs: 20,
+    }),
 };
 
 async function errorFrom(produce: () => unknown): Promise<unknown> {
