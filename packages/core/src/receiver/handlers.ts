@@ -16,7 +16,8 @@ export interface DeliveryContext {
   headers: HeaderSource;
 }
 
-export type Handler<Event> = (event: Event, context: DeliveryContext) => void | Promise<void>;
+/** May return anything; a returned promise is awaited, and its rejection is a failure. */
+export type Handler<Event> = (event: Event, context: DeliveryContext) => unknown;
 
 /** Every event of a map, as a union: what `onAny` handlers receive. */
 export type AnyEvent<Events extends EventMap> = Events[keyof Events];
