@@ -43,8 +43,12 @@ const post = (body: Uint8Array<ArrayBuffer>, signature?: string): ProbeRequest =
 const freshEvent = (data: Record<string, unknown> = {}) =>
   encoder.encode(JSON.stringify(buildEvent("message.delivered", data)));
 
-const signed = (body: Uint8Array<ArrayBuffer>, context: ProbeContext, timestamp = context.now, secret = context.secret) =>
-  post(body, sign(body, secret, { timestamp }));
+const signed = (
+  body: Uint8Array<ArrayBuffer>,
+  context: ProbeContext,
+  timestamp = context.now,
+  secret = context.secret,
+) => post(body, sign(body, secret, { timestamp }));
 
 /**
  * A delivery laid out as no JSON serialiser would: a UTF-8 byte order mark, characters of two, three and four bytes,
