@@ -60,7 +60,7 @@ export function planChaos(
     type,
     delayMs: Math.round(min + random() * (max - min)),
     duplicate: random() < settings.duplicates,
-    skewS: Math.round((random() * 2 - 1) * settings.clockSkewS),
+    skewS: Math.round((random() * 2 - 1) * settings.clockSkewS) || 0, // never -0
   }));
 }
 
