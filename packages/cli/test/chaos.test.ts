@@ -42,7 +42,10 @@ async function chaosRun(chaos: Partial<ChaosSettings>, count: number) {
     chaos,
     log: (line) => log.push(line),
   });
-  cleanups.push(() => receiver.close(), () => emulator.close());
+  cleanups.push(
+    () => receiver.close(),
+    () => emulator.close(),
+  );
   const ids = await createMessages(emulator, count);
   await emulator.idle();
   // Message ids are random: the chaos lines, with the id replaced by the message's number, must be reproducible.

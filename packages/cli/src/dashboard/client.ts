@@ -51,7 +51,14 @@ export function dashboardClient(): void {
   const chaosForm = $<HTMLFormElement>("#chaos");
   const testForm = $<HTMLFormElement>("#test-event");
   const html = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-  const time = (iso: string) => new Date(iso).toLocaleTimeString([], { hour12: false, fractionalSecondDigits: 3 });
+  const time = (iso: string) =>
+    new Date(iso).toLocaleTimeString([], {
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      fractionalSecondDigits: 3,
+      hour12: false,
+    });
 
   function outcome(attempt: Attempt): string {
     if (attempt.status === undefined) return `<span class="bad">${html(attempt.error ?? "no answer")}</span>`;

@@ -17,7 +17,8 @@ aside { display: flex; flex-direction: column; gap: 1rem; }
 fieldset, .message { background: var(--card); border: 1px solid var(--line); border-radius: 8px; }
 fieldset { margin: 0; padding: 0.75rem 1rem 1rem; display: grid; gap: 0.5rem; }
 legend { font-weight: 600; padding: 0 0.25rem; }
-label { display: grid; grid-template-columns: 1fr 6rem; align-items: center; gap: 0.5rem; }
+label { display: grid; grid-template-columns: 1fr 8rem; align-items: center; gap: 0.5rem; }
+label.wide { grid-template-columns: auto 1fr; }
 input, select, button { font: inherit; color: inherit; }
 input, select { padding: 0.25rem 0.4rem; border: 1px solid var(--line); border-radius: 4px; background: var(--bg); }
 button { cursor: pointer; padding: 0.3rem 0.75rem; border-radius: 4px; border: 1px solid var(--accent);
@@ -38,7 +39,7 @@ main > section { min-width: 0; }
 table { width: 100%; border-collapse: collapse; margin-top: 0.4rem; table-layout: fixed; font-size: 0.85rem; }
 th, td { text-align: left; padding: 0.2rem 0.4rem; border-bottom: 1px solid var(--line); }
 th { color: var(--dim); font-weight: 500; }
-th:nth-child(1) { width: 5.5rem; } th:nth-child(2) { width: 7rem; } th:nth-child(3) { width: 6.5rem; }
+th:nth-child(1) { width: 5.5rem; } th:nth-child(2) { width: 7.5rem; } th:nth-child(3) { width: 6.5rem; }
 th:nth-child(4) { width: 6rem; }
 .mono { font-family: ui-monospace, monospace; font-size: 0.85em; }
 .clip { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
@@ -75,7 +76,7 @@ export function renderPage(): string {
     <form id="test-event">
       <fieldset>
         <legend>Send a test event</legend>
-        <label>Type <select name="type" aria-label="Event type"></select></label>
+        <label class="wide">Type <select name="type" aria-label="Event type"></select></label>
         <button type="submit">Send test event</button>
       </fieldset>
     </form>

@@ -87,7 +87,7 @@ const isWhole = (value: unknown) => Number.isSafeInteger(value) && (value as num
 export function chaosSettings(given: Partial<ChaosSettings> = {}): ChaosSettings {
   const settings: ChaosSettings = {
     ...NO_CHAOS,
-    seed: Math.floor(Math.random() * 2 ** 31),
+    seed: Math.floor(Math.random() * 1_000_000),
     ...Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)),
   };
   if (!isProbability(settings.duplicates)) throw new TypeError("chaos.duplicates must be a probability, 0 to 1");
