@@ -160,7 +160,7 @@ export function createProbes(): Probe[] {
     },
     {
       name: "large-body",
-      title: "a large body (--size)",
+      title: "a large body",
       expect: "2xx",
       hint: "A large delivery was refused: raise the receiver's body limit (express.json() allows 100 kB by default; Tidings' maxBodyBytes 1 MiB), or pass --size with the largest delivery you expect.",
       request: (context) => signed(bodyOfSize(context.sizeBytes), context),

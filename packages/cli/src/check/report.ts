@@ -2,12 +2,14 @@ import type { CheckReport, ProbeResult } from "./run-check";
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
+const titleOf = (result: ProbeResult) =>
+  result.name === "large-body" ? `${result.title} (${result.bytesSent} bytes)` : result.title;
+
 function line(result: ProbeResult, titleWidth: number): string {
   const mark = result.pass ? "PASS" : "FAIL";
   const got = `${result.got}${result.code ? ` ${result.code}` : ""}`;
-  const size = result.name === "large-body" ? ` (${result.bytesSent} bytes)` : "";
   const lines = [
-    `${mark}  ${(result.title + size).padEnd(titleWidth)}  expected ${result.expected.padEnd(7)}  got ${got.padEnd(24)} ${ms(result.ms)}`,
+    `${mark}  ${titleOf(result).padEnd(titleWidth)}  expected ${result.expected.padEnd(7)}  got ${got.padEnd(24)} ${ms(result.ms)}`,
   ];
   if (result.hint) lines.push(`      fix: ${result.hint}`);
   if (result.slow) lines.push("      warn: slower than --timeout-warn; the sender would give up and retry.");

@@ -30,7 +30,7 @@ export function registerCheck(program: Command, io: Io): void {
     .option("--timeout <ms>", "a probe with no answer after this long has failed", integer(1), 30_000)
     .addHelpText(
       "after",
-      '\nExit code 0 when every probe passed, 1 otherwise.\n\nExample:\n  npx @tidings/cli check --url http://localhost:3000/webhooks --secret "$SECRET"',
+      '\nExit code 0 when every probe passed, 1 otherwise.\n\nExample:\n  tidings check --url http://localhost:3000/webhooks --secret "$SECRET"',
     )
     .action(async (options: CheckCommandOptions) => {
       const report = await runCheck({
