@@ -101,7 +101,7 @@ describe("the tidings binary", () => {
       const [url, dashboard] = await new Promise<[string, string]>((resolve, reject) => {
         child?.stdout?.on("data", (chunk: string) => {
           stdout += chunk;
-          const match = /listening on (http:\/\/\S+)[^]*dashboard: (http:\/\/\S+)/.exec(stdout);
+          const match = /listening on (http:\/\/\S+)[\s\S]*dashboard: (http:\/\/\S+)/.exec(stdout);
           if (match?.[1] && match[2]) resolve([match[1], match[2]]);
         });
         child?.on("exit", () => reject(new Error(`exited early: ${stdout}`)));
