@@ -1,47 +1,20 @@
+import type { ChaosSettings } from "../emulator/chaos";
+import type { AttemptRecord, EventRecord, MessageRecord } from "../emulator/journal";
+
 /**
  * The dashboard's script. It runs in the browser: the page embeds `(${dashboardClient})()`, so this function may use
- * nothing from outside its own body. The server's state arrives over Server-Sent Events at /api/stream.
+ * nothing from outside its own body but types. The server's state arrives over Server-Sent Events at /api/stream.
  */
 export function dashboardClient(): void {
-  interface Attempt {
-    at: string;
-    status?: number;
-    error?: string;
-    latencyMs: number;
-    responseStart: string;
-    signature: string;
-    extra?: string;
-  }
-  interface Event {
-    id: string;
-    type: string;
-    state: string;
-    attempts: Attempt[];
-  }
-  interface Message {
-    id: string;
-    channel: string;
-    origin: string;
-    createdAt: string;
-    chaos: string;
-    events: Event[];
-  }
-  interface Chaos {
-    duplicates: number;
-    reorder: number;
-    delayMs: [number, number];
-    clockSkewS: number;
-    seed: number;
-  }
   interface Controls {
     paused: boolean;
-    chaos: Chaos;
+    chaos: ChaosSettings;
   }
   interface Snapshot extends Controls {
     apiUrl: string;
     webhookUrl: string;
     types: string[];
-    messages: Message[];
+    messages: MessageRecord[];
   }
 
   const $ = <T extends HTMLElement>(selector: string) => document.querySelector(selector) as T;
@@ -60,13 +33,13 @@ export function dashboardClient(): void {
       hour12: false,
     });
 
-  function outcome(attempt: Attempt): string {
+  function outcome(attempt: AttemptRecord): string {
     if (attempt.status === undefined) return `<span class="bad">${html(attempt.error ?? "no answer")}</span>`;
     const ok = attempt.status >= 200 && attempt.status < 300;
     return `<span class="${ok ? "ok" : "bad"}">${attempt.status}</span>`;
   }
 
-  function renderEvent(message: Message, event: Event): string {
+  function renderEvent(message: MessageRecord, event: EventRecord): string {
     const rows = event.attempts
       .map(
         (attempt, i) => `<tr>
@@ -85,7 +58,7 @@ export function dashboardClient(): void {
     </section>`;
   }
 
-  function renderMessage(message: Message): HTMLElement {
+  function renderMessage(message: MessageRecord): HTMLElement {
     const article = document.createElement("article");
     article.className = "message";
     article.id = `message-${message.id}`;
@@ -98,7 +71,7 @@ export function dashboardClient(): void {
   }
 
   /** Replaces the message's card (or adds it on top), keeping keyboard focus on the same button. */
-  function upsert(message: Message): void {
+  function upsert(message: MessageRecord): void {
     const card = renderMessage(message);
     const old = document.getElementById(card.id);
     const focused = document.activeElement as HTMLElement | null;
@@ -145,7 +118,7 @@ export function dashboardClient(): void {
     showControls(snapshot);
     status.textContent = "Connected: updates arrive live.";
   });
-  stream.addEventListener("message", (message) => upsert(JSON.parse(message.data) as Message));
+  stream.addEventListener("message", (message) => upsert(JSON.parse(message.data) as MessageRecord));
   stream.addEventListener("controls", (message) => showControls(JSON.parse(message.data) as Controls));
   stream.addEventListener("error", () => {
     status.textContent = "Disconnected from the emulator; reconnecting…";
