@@ -66,7 +66,8 @@ async function emulate(options: EmulateOptions, io: Io): Promise<void> {
     log,
   };
   const emulator = await startEmulator(emulatorOptions).catch((error: NodeJS.ErrnoException) => {
-    throw new CliError(`cannot listen on ${options.host}: ${error.code ?? error.message}`);
+    const ports = options.ui ? `ports ${options.port} and ${options.uiPort} (--ui-port)` : `port ${options.port}`;
+    throw new CliError(`cannot listen on ${options.host}, ${ports}: ${error.code ?? error.message}`);
   });
   const { chaos } = emulator;
   const failing = Object.entries(FAILING_RECIPIENTS).map(([channel, to]) => `${channel} ${to}`);

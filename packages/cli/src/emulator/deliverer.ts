@@ -114,6 +114,10 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     });
   }
 
+  async function idle(): Promise<void> {
+    while (running.size > 0) await Promise.all(running);
+  }
+
   function record(
     id: string,
     channel: Channel,
@@ -169,12 +173,10 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     set chaos(chaos) {
       state.chaos = chaos;
     },
-    async idle() {
-      while (running.size > 0) await Promise.all(running);
-    },
+    idle,
     close() {
       stopping.abort();
-      return this.idle();
+      return idle();
     },
   };
 }
