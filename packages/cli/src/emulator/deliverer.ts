@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Channel } from "@tidings/core";
 import { buildEvent, type MessageEventType } from "../events";
+import { FIXTURES } from "../fixtures";
+import { randomId } from "../ids";
 import { attemptDelivery, isSuccess } from "./attempt";
 import { type ChaosSettings, describeChaos, type EventChaos, hasChaos, planChaos } from "./chaos";
 import type { AttemptRecord, EventRecord, Journal, MessageRecord } from "./journal";
@@ -70,12 +72,11 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     event.state = "delivering";
     for (let n = 1; n <= retry.attempts; n++) {
       const result = await attempt(event, chaos.skewS);
+      if (isSuccess(result)) event.state = "delivered";
       journal.changed(message);
       if (stopping.signal.aborted) return;
       if (isSuccess(result)) {
         log(`${label} attempt ${n}/${retry.attempts}: ${result.status}, delivered`);
-        event.state = "delivered";
-        journal.changed(message);
         if (chaos.duplicate) {
           const again = await attempt(event, chaos.skewS, "duplicate");
           log(`${label} sent again (chaos: duplicate): ${outcomeOf(again)}`);
@@ -142,9 +143,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       start(record(message.id, message.channel, "api", plan, chaos), plan);
     },
     sendTestEvent(type) {
-      const fixture = buildEvent(type);
       const plan: EventChaos[] = [{ type, delayMs: 0, duplicate: false, skewS: 0 }];
-      const message = record(fixture.data.id, fixture.data.channel, "test", plan, "none");
+      const message = record(randomId("msg_"), FIXTURES[type].data.channel, "test", plan, "none");
       log(`${message.id} test event ${type} from the dashboard`);
       start(message, plan);
       return message.id;
