@@ -52,6 +52,13 @@ describe.each(ROUTES)("examples/next $route ($runtime)", ({ route, stores }) => 
     expect(((await tampered.json()) as { error: { code: string } }).error.code).toBe("signature_mismatch");
     expect((await fetch(new URL(route, app.url))).status).toBe(405);
   });
+
+  it("passes every probe of `tidings check`", async () => {
+    const checked = await tidings(["check", "--url", new URL(route, app.url).href, "--secret", SECRET, "--json"]);
+    const report = JSON.parse(checked.stdout) as { results: { pass: boolean }[] };
+    expect(report.results.filter((result) => !result.pass)).toEqual([]);
+    expect(checked.code).toBe(0);
+  });
 });
 
 describe("examples/next message lookups", () => {

@@ -1,10 +1,5 @@
-import {
-  type Channel,
-  MESSAGE_EVENT_TYPES,
-  type MessageEvent,
-  type MessageEventData,
-  type MessageEvents,
-} from "@tidings/core";
+import { type Channel, MESSAGE_EVENT_TYPES, type MessageEvent, type MessageEvents } from "@tidings/core";
+import { FIXTURES } from "./fixtures";
 import { randomId } from "./ids";
 
 export { MESSAGE_EVENT_TYPES };
@@ -37,17 +32,16 @@ export interface EventData {
 }
 
 /**
- * `{ id: "evt_…", type, created: <unix s>, data: { id: "msg_…", status, channel: "sms", ...data } }`,
- * the status derived from the type (`message.delivered` → `delivered`). `data` may override any default.
+ * The type's fixture (`FIXTURES`) as a new event: a fresh `evt_…` id, `created` now, a fresh `msg_…` id. `data` is
+ * merged over the fixture's and may override any field.
  */
 export function buildEvent<Type extends MessageEventType>(type: Type, data: EventData = {}): OutgoingEvent<Type> {
-  const status = type.slice("message.".length) as StatusOf<Type>;
-  const defaults: MessageEventData<StatusOf<Type>> = { id: randomId("msg_"), status, channel: "sms" };
+  const fixture: OutgoingEvent = FIXTURES[type];
   return {
+    ...structuredClone(fixture),
     id: randomId("evt_"),
-    type,
     created: Math.floor(Date.now() / 1000),
     // --data may override the defaults with anything: the point of `send` is testing receivers.
-    data: { ...defaults, ...data } as MessageEventData<StatusOf<Type>>,
-  };
+    data: { ...structuredClone(fixture.data), id: randomId("msg_"), ...data },
+  } as OutgoingEvent<Type>;
 }

@@ -7,20 +7,21 @@ export interface PostResult {
   body: string;
 }
 
-/** POSTs a JSON event with a fresh `Service-Signature` (signed now, over these exact bytes). */
-export async function postSignedEvent(url: string, payload: string, secret: string, signal: AbortSignal) {
+/** POSTs a JSON event under the given `Service-Signature` header value. */
+export async function postEvent(url: string, payload: string, signature: string, signal: AbortSignal) {
   const response = await fetch(url, {
     method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "user-agent": USER_AGENT,
-      [SIGNATURE_HEADER]: sign(payload, secret),
-    },
+    headers: { "content-type": "application/json", "user-agent": USER_AGENT, [SIGNATURE_HEADER]: signature },
     body: payload,
     signal,
     redirect: "manual",
   });
   return { status: response.status, body: await response.text() } satisfies PostResult;
+}
+
+/** POSTs a JSON event with a fresh `Service-Signature` (signed now, over these exact bytes). */
+export function postSignedEvent(url: string, payload: string, secret: string, signal: AbortSignal) {
+  return postEvent(url, payload, sign(payload, secret), signal);
 }
 
 /** A short name for why a request got no answer: `ECONNREFUSED`, `timeout`, … */

@@ -1,6 +1,8 @@
 import { Command, CommanderError } from "commander";
 import packageJson from "../package.json";
+import { registerCheck } from "./commands/check";
 import { registerEmulate } from "./commands/emulate";
+import { registerFixtures } from "./commands/fixtures";
 import { registerSend } from "./commands/send";
 import { registerSign } from "./commands/sign";
 import { CliError, CliExit, type Io, processIo } from "./io";
@@ -10,7 +12,7 @@ const oneLine = (message: string) => `${message.replace(/\s*\n\s*(?=\S)/g, " ").
 
 export function createProgram(io: Io): Command {
   const program = new Command("tidings")
-    .description("Sign and send test deliveries, and emulate the messaging service in test mode.")
+    .description("Sign, send and check test deliveries, and emulate the messaging service in test mode.")
     .version(packageJson.version, "-V, --version")
     .exitOverride()
     .configureOutput({
@@ -21,6 +23,8 @@ export function createProgram(io: Io): Command {
   registerSign(program, io);
   registerSend(program, io);
   registerEmulate(program, io);
+  registerCheck(program, io);
+  registerFixtures(program, io);
   return program;
 }
 

@@ -40,10 +40,12 @@ describe("the tidings binary", () => {
   });
 
   it.each([
-    [[], ["sign", "send", "emulate"]],
+    [[], ["sign", "send", "emulate", "check", "fixtures"]],
     [["sign"], ["--secret", "--timestamp", "TIDINGS_SECRET"]],
     [["send"], ["--url", "--type", "--data", "--count", "--concurrency", "--progress", "--verbose"]],
     [["emulate"], ["--port", "--host", "--webhook-url", "--attempts", "--retry-base", "--retry-factor", "sk_test_"]],
+    [["emulate"], ["--duplicates", "--reorder", "--delay", "--clock-skew", "--seed", "--ui-port", "--no-ui"]],
+    [["check"], ["--url", "--secret", "--json", "--size", "--timeout-warn"]],
   ])("%j --help prints usage on stdout and exits 0", async (command, mentions) => {
     const result = await tidings([...command, "--help"]);
     expect(result.code).toBe(0);
@@ -91,16 +93,16 @@ describe("the tidings binary", () => {
     const receiver = await startReceiver();
     let child: ChildProcess | undefined;
     try {
-      child = spawn(bin, ["emulate", "--port", "0", "-w", receiver.url, "--retry-base", "1"], {
+      child = spawn(bin, ["emulate", "--port", "0", "--ui-port", "0", "-w", receiver.url, "--retry-base", "1"], {
         env: { ...process.env, TIDINGS_SECRET: SECRET },
       });
       let stdout = "";
       child.stdout?.setEncoding("utf8");
-      const url = await new Promise<string>((resolve, reject) => {
+      const [url, dashboard] = await new Promise<[string, string]>((resolve, reject) => {
         child?.stdout?.on("data", (chunk: string) => {
           stdout += chunk;
-          const match = /listening on (http:\/\/\S+)/.exec(stdout);
-          if (match?.[1]) resolve(match[1]);
+          const match = /listening on (http:\/\/\S+)[\s\S]*dashboard: (http:\/\/\S+)/.exec(stdout);
+          if (match?.[1] && match[2]) resolve([match[1], match[2]]);
         });
         child?.on("exit", () => reject(new Error(`exited early: ${stdout}`)));
       });
@@ -111,6 +113,7 @@ describe("the tidings binary", () => {
         body: new URLSearchParams({ channel: "sms", to: "+15005550001", body: "hi" }),
       });
       expect(response.status).toBe(202);
+      expect(await (await fetch(dashboard)).text()).toContain("<title>tidings emulator</title>");
       while (receiver.events.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
       expect(receiver.events.map((event) => event.type)).toEqual(["message.queued", "message.sent", "message.failed"]);
       child.kill("SIGTERM");

@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { FIXTURES } from "../src/index";
 import { runCli, SECRET, startReceiver, type TestReceiver } from "./helpers";
 
 let receiver: TestReceiver | undefined;
@@ -85,7 +86,7 @@ describe("tidings send", () => {
     expect(most).toBe(3);
   });
 
-  it("merges --data into the event's data, overriding the defaults", async () => {
+  it("sends the type's fixture with --data merged into its data, overriding the defaults", async () => {
     receiver = await startReceiver();
     const data = JSON.stringify({ channel: "email", to: "ada@example.com", id: "msg_fixed" });
     const result = await runCli(["send", "-u", receiver.url, "-s", SECRET, "--type", "message.failed", "--data", data]);
@@ -95,6 +96,7 @@ describe("tidings send", () => {
       status: "failed",
       channel: "email",
       to: "ada@example.com",
+      reason: FIXTURES["message.failed"].data.reason,
     });
   });
 

@@ -53,3 +53,20 @@ export function nonEmpty(value: string): string {
   if (value === "") throw new InvalidArgumentError("Expected a non-empty value.");
   return value;
 }
+
+export function probability(value: string): number {
+  const number = value.trim() === "" ? Number.NaN : Number(value);
+  if (!(number >= 0 && number <= 1)) throw new InvalidArgumentError("Expected a probability from 0 to 1.");
+  return number;
+}
+
+/** `MIN-MAX` or a single `N` (= `N-N`), whole numbers. */
+export function wholeRange(value: string): [number, number] {
+  const match = /^(\d+)(?:-(\d+))?$/.exec(value.trim());
+  const min = Number(match?.[1]);
+  const max = Number(match?.[2] ?? match?.[1]);
+  if (!match || !Number.isSafeInteger(min) || !Number.isSafeInteger(max) || min > max) {
+    throw new InvalidArgumentError("Expected MIN-MAX in whole milliseconds, MIN ≤ MAX (e.g. 0-500).");
+  }
+  return [min, max];
+}

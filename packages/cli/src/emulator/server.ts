@@ -1,9 +1,10 @@
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { createAdaptorServer } from "@hono/node-server";
+import { startDashboard } from "../dashboard/server";
 import { createApp } from "./app";
+import { type ChaosSettings, chaosSettings } from "./chaos";
 import { createDeliverer } from "./deliverer";
+import { type Listening, serveFetch } from "./http";
 import { IdempotencyStore } from "./idempotency";
+import { Journal } from "./journal";
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY, type RetryPolicy } from "./rules";
 
 export interface EmulatorOptions {
@@ -21,18 +22,30 @@ export interface EmulatorOptions {
   attemptTimeoutMs?: number;
   /** Receives one line per API request and per delivery attempt. Default `console.log`; `false` for silence. */
   log?: ((line: string) => void) | false;
+  /** Duplicates, reordering, delays and clock skew, reproducible from `seed`. Default: none. */
+  chaos?: Partial<ChaosSettings>;
+  /** Serve the dashboard on its own address (`true`: a free port on `host`). Default: off. */
+  dashboard?: boolean | { port?: number; host?: string };
 }
 
 export interface Emulator {
   /** The base URL, e.g. `http://127.0.0.1:4010`; the API is at `${url}/v3/messages`. */
   url: string;
+  /** The dashboard's address, when it is served. */
+  dashboardUrl?: string;
+  /** The chaos in effect (its seed included, to replay a run). */
+  readonly chaos: ChaosSettings;
   /** Resolves when every delivery sequence started so far has ended (delivered, or abandoned after the last attempt). */
   idle(): Promise<void>;
   /** Stops accepting requests, cancels pending retries and attempts in flight, and resolves when all has stopped. */
   close(): Promise<void>;
 }
 
-function checkOptions(options: EmulatorOptions): { retry: RetryPolicy; attemptTimeoutMs: number } {
+function checkOptions(options: EmulatorOptions): {
+  retry: RetryPolicy;
+  attemptTimeoutMs: number;
+  chaos: ChaosSettings;
+} {
   const url = URL.canParse(options.webhookUrl) ? new URL(options.webhookUrl) : undefined;
   if (url?.protocol !== "http:" && url?.protocol !== "https:") {
     throw new TypeError("webhookUrl must be an absolute http:// or https:// URL");
@@ -53,29 +66,22 @@ function checkOptions(options: EmulatorOptions): { retry: RetryPolicy; attemptTi
   if (!Number.isSafeInteger(attemptTimeoutMs) || attemptTimeoutMs < 1) {
     throw new TypeError("attemptTimeoutMs must be a whole number ≥ 1");
   }
-  return { retry, attemptTimeoutMs };
-}
-
-function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve(server.address() as AddressInfo);
-    });
-  });
+  return { retry, attemptTimeoutMs, chaos: chaosSettings(options.chaos) };
 }
 
 /** Starts the emulated service (test mode) on `host:port`; accepted messages are delivered to `webhookUrl`. */
 export async function startEmulator(options: EmulatorOptions): Promise<Emulator> {
-  const { retry, attemptTimeoutMs } = checkOptions(options);
+  const { retry, attemptTimeoutMs, chaos } = checkOptions(options);
   const log = options.log === false ? () => {} : (options.log ?? console.log);
   const host = options.host ?? "127.0.0.1";
+  const journal = new Journal();
   const deliverer = createDeliverer({
     webhookUrl: options.webhookUrl,
     secret: options.secret,
     retry,
     attemptTimeoutMs,
+    chaos,
+    journal,
     log,
   });
   const app = createApp({
@@ -83,22 +89,29 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     onAccepted: (message) => deliverer.deliver(message),
     log,
   });
-  // overrideGlobalObjects: false keeps the process's own Request/Response untouched when embedded in tests or apps.
-  const server = createAdaptorServer({ fetch: app.fetch, overrideGlobalObjects: false }) as Server;
-  const address = await listen(server, options.port ?? 0, host);
-  const hostInUrl = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const api = await serveFetch(app.fetch, options.port ?? 0, host);
+  let dashboard: Listening | undefined;
+  if (options.dashboard) {
+    const { port = 0, host: dashboardHost = host } = options.dashboard === true ? {} : options.dashboard;
+    dashboard = await startDashboard(
+      { journal, deliverer, apiUrl: api.url, webhookUrl: options.webhookUrl },
+      port,
+      dashboardHost,
+    ).catch(async (error: unknown) => {
+      await Promise.all([api.close(), deliverer.close()]);
+      throw error;
+    });
+  }
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${hostInUrl}:${address.port}`,
+    url: api.url,
+    ...(dashboard ? { dashboardUrl: dashboard.url } : {}),
+    get chaos() {
+      return deliverer.chaos;
+    },
     idle: () => deliverer.idle(),
     close() {
-      closing ??= Promise.all([
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        }),
-        deliverer.close(),
-      ]).then(() => {});
+      closing ??= Promise.all([api.close(), dashboard?.close({ drop: true }), deliverer.close()]).then(() => {});
       return closing;
     },
   };

@@ -1,0 +1,106 @@
+import { errorCodeOf, networkErrorName, USER_AGENT } from "../post";
+import { createProbes, type Expectation, type Probe, type ProbeContext, type ProbeRequest } from "./probes";
+
+export interface CheckOptions {
+  url: string;
+  secret: string;
+  /** Bytes of the large-body probe. */
+  sizeBytes: number;
+  /** An answer slower than this is flagged: the sender would give up on it. */
+  warnMs: number;
+  /** A probe with no answer after this long has failed. */
+  timeoutMs: number;
+}
+
+export interface ProbeResult {
+  name: string;
+  title: string;
+  expected: Expectation;
+  /** The HTTP status, or why there was none (`ECONNREFUSED`, `timeout`). */
+  got: string;
+  status?: number;
+  /** The receiver's `error.code`, when it answered in that shape. */
+  code?: string;
+  bytesSent: number;
+  ms: number;
+  pass: boolean;
+  slow: boolean;
+  /** The likely cause and fix, on a failure. */
+  hint?: string;
+}
+
+export interface CheckReport {
+  url: string;
+  pass: boolean;
+  warnMs: number;
+  results: ProbeResult[];
+}
+
+function meets(expected: Expectation, status: number): boolean {
+  if (expected === "2xx") return status >= 200 && status < 300;
+  if (expected === "4xx") return status >= 400 && status < 500;
+  return status < 200 || status >= 300;
+}
+
+/** A failure's hint: what the answer says first (no answer, a crash, a redirect), else the probe's own. */
+function hintFor(probe: Probe, got: { status?: number; error?: string }, url: string): string {
+  if (got.status === undefined) {
+    return `No answer (${got.error}): is the receiver running and reachable at ${url}?`;
+  }
+  if (got.status >= 500 && probe.expect === "4xx") {
+    return `The receiver failed with ${got.status} on a delivery it should refuse: answer 400, never 5xx, or the sender retries it. ${probe.hint}`;
+  }
+  if (got.status >= 300 && got.status < 400) {
+    return `A redirect (${got.status}): senders do not follow redirects. Give --url the final address of the webhook route.`;
+  }
+  return probe.hint;
+}
+
+async function send(url: string, request: ProbeRequest, timeoutMs: number) {
+  const response = await fetch(url, {
+    method: request.method,
+    headers: { "user-agent": USER_AGENT, ...request.headers },
+    ...(request.body ? { body: request.body } : {}),
+    redirect: "manual",
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  return { status: response.status, body: await response.text() };
+}
+
+async function runProbe(probe: Probe, context: ProbeContext, options: CheckOptions): Promise<ProbeResult> {
+  const request = probe.request(context);
+  const started = performance.now();
+  let got: { status?: number; body?: string; error?: string };
+  try {
+    got = await send(options.url, request, options.timeoutMs);
+  } catch (error) {
+    got = { error: networkErrorName(error) };
+  }
+  const ms = performance.now() - started;
+  const pass = got.status !== undefined && meets(probe.expect, got.status);
+  const code =
+    got.body !== undefined && got.status !== undefined && got.status >= 300 ? errorCodeOf(got.body) : undefined;
+  return {
+    name: probe.name,
+    title: probe.title,
+    expected: probe.expect,
+    got: got.status === undefined ? (got.error ?? "no answer") : String(got.status),
+    ...(got.status === undefined ? {} : { status: got.status }),
+    ...(code === undefined ? {} : { code }),
+    bytesSent: request.body?.byteLength ?? 0,
+    ms,
+    pass,
+    slow: ms > options.warnMs,
+    ...(pass ? {} : { hint: hintFor(probe, got, options.url) }),
+  };
+}
+
+/** Sends every probe to the receiver, one after the other, and grades each answer. */
+export async function runCheck(options: CheckOptions): Promise<CheckReport> {
+  const results: ProbeResult[] = [];
+  for (const probe of createProbes()) {
+    const context = { secret: options.secret, now: Math.floor(Date.now() / 1000), sizeBytes: options.sizeBytes };
+    results.push(await runProbe(probe, context, options));
+  }
+  return { url: options.url, pass: results.every((result) => result.pass), warnMs: options.warnMs, results };
+}

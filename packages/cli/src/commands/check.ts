@@ -1,0 +1,46 @@
+import { type Command, Option } from "commander";
+import { formatReport } from "../check/report";
+import { runCheck } from "../check/run-check";
+import { CliExit, type Io } from "../io";
+import { httpUrl, integer, nonEmpty } from "./parsers";
+
+interface CheckCommandOptions {
+  url: string;
+  secret: string;
+  json?: boolean;
+  size: number;
+  timeoutWarn: number;
+  timeout: number;
+}
+
+export function registerCheck(program: Command, io: Io): void {
+  program
+    .command("check")
+    .description("Probe a webhook receiver with signed deliveries, valid and not, and print a report card.")
+    .addOption(new Option("-u, --url <url>", "webhook URL to probe").makeOptionMandatory().argParser(httpUrl))
+    .addOption(
+      new Option("-s, --secret <secret>", "the receiver's endpoint secret")
+        .env("TIDINGS_SECRET")
+        .makeOptionMandatory()
+        .argParser(nonEmpty),
+    )
+    .option("--json", "print the report as JSON")
+    .option("--size <bytes>", "body size of the large-delivery probe", integer(1), 1_000_000)
+    .option("--timeout-warn <ms>", "flag answers slower than this (the sender would time out)", integer(1), 10_000)
+    .option("--timeout <ms>", "a probe with no answer after this long has failed", integer(1), 30_000)
+    .addHelpText(
+      "after",
+      '\nExit code 0 when every probe passed, 1 otherwise.\n\nExample:\n  tidings check --url http://localhost:3000/webhooks --secret "$SECRET"',
+    )
+    .action(async (options: CheckCommandOptions) => {
+      const report = await runCheck({
+        url: options.url,
+        secret: options.secret,
+        sizeBytes: options.size,
+        warnMs: options.timeoutWarn,
+        timeoutMs: options.timeout,
+      });
+      io.stdout.write(`${options.json ? JSON.stringify(report, null, 2) : formatReport(report)}\n`);
+      if (!report.pass) throw new CliExit(1);
+    });
+}

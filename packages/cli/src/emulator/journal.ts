@@ -1,0 +1,77 @@
+import type { Channel } from "@tidings/core";
+import type { MessageEventType } from "../events";
+
+/** One POST of an event to the webhook URL, as the dashboard shows it. */
+export interface AttemptRecord {
+  /** ISO 8601, when it was sent. */
+  at: string;
+  /** The HTTP status, when the receiver answered. */
+  status?: number;
+  /** Why there was no answer: `ECONNREFUSED`, `timeout`, `paused` (an outage from the dashboard). */
+  error?: string;
+  latencyMs: number;
+  /** The first bytes of the response body, as text. */
+  responseStart: string;
+  /** The Service-Signature header it carried. */
+  signature: string;
+  /** Why it was sent beyond the event's own attempts. */
+  extra?: "duplicate" | "resend";
+}
+
+export interface EventRecord {
+  id: string;
+  type: MessageEventType;
+  /** The exact JSON sent (every attempt sends these bytes). */
+  payload: string;
+  state: "waiting" | "delivering" | "delivered" | "abandoned";
+  attempts: AttemptRecord[];
+}
+
+export interface MessageRecord {
+  id: string;
+  channel: Channel;
+  /** `api`: created through POST /v3/messages; `test`: a test event sent from the dashboard. */
+  origin: "api" | "test";
+  createdAt: string;
+  /** The chaos applied to it, as logged (`none` without). */
+  chaos: string;
+  events: EventRecord[];
+}
+
+/** Characters of a response body the dashboard keeps. */
+export const RESPONSE_START_CHARS = 200;
+/** Messages kept for the dashboard; the oldest are dropped first. */
+export const JOURNAL_MAX_MESSAGES = 500;
+
+/** What the emulator did, message by message, for the dashboard; `onChange` hears each change to a message. */
+export class Journal {
+  readonly #messages = new Map<string, MessageRecord>();
+  readonly #listeners = new Set<(message: MessageRecord) => void>();
+
+  messages(): MessageRecord[] {
+    return [...this.#messages.values()];
+  }
+
+  get(id: string): MessageRecord | undefined {
+    return this.#messages.get(id);
+  }
+
+  add(message: MessageRecord): void {
+    this.#messages.set(message.id, message);
+    if (this.#messages.size > JOURNAL_MAX_MESSAGES) {
+      const oldest = this.#messages.keys().next().value;
+      if (oldest !== undefined) this.#messages.delete(oldest);
+    }
+    this.changed(message);
+  }
+
+  /** Announces that `message` (already in the journal) changed in place. */
+  changed(message: MessageRecord): void {
+    for (const listener of this.#listeners) listener(message);
+  }
+
+  onChange(listener: (message: MessageRecord) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+}
