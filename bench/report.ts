@@ -1,3 +1,4 @@
+import { HOSTILE_TARGET, type HostileRow, renderHostile } from "./hostile/suite";
 import type { Comparison, ComparisonResult, FrameworkResult, HttpResults } from "./http/suite";
 import { formatBytes } from "./lib/deliveries";
 import type { Machine } from "./lib/machine";
@@ -17,6 +18,7 @@ export interface RunReport {
   verify?: VerifyResults | undefined;
   http?: HttpResults | undefined;
   memory?: MemoryResults | undefined;
+  hostile?: HostileRow[] | undefined;
   errors: string[];
   /** Hand-written notes kept across runs (bench/history.md): what was changed and the ratios before and after. */
   history: string;
@@ -109,8 +111,21 @@ function memoryTargets(results: MemoryResults | undefined): Target[] {
   });
 }
 
+function hostileTargets(rows: readonly HostileRow[] | undefined): Target[] {
+  return (rows ?? []).map((row) => ({
+    what: `${row.name}: an unsigned request costs ≤ ${HOSTILE_TARGET}× the CPU of a plain one of its wire size`,
+    measured: `${fixed(row.ratio, 2)}×`,
+    met: row.ratio <= HOSTILE_TARGET,
+  }));
+}
+
 function targetsSection(report: RunReport): string {
-  const targets = [...verifyTargets(report.verify), ...httpTargets(report.http), ...memoryTargets(report.memory)];
+  const targets = [
+    ...verifyTargets(report.verify),
+    ...httpTargets(report.http),
+    ...memoryTargets(report.memory),
+    ...hostileTargets(report.hostile),
+  ];
   const status = (met: boolean | undefined) => (met === undefined ? "n/a" : met ? "met" : "**missed**");
   return [
     "## Targets",
@@ -332,7 +347,7 @@ function machineSection(report: RunReport): string {
     "npm run bench            # at the root: turbo run build, then the line below",
     "npm run bench --workspace @tidings/bench --   # = cd bench && node --import tsx/esm run.ts",
     "npm run bench -- --quick # CI smoke test: every benchmark once, tiny durations, fails only if one throws",
-    "# options: --only=verify,http,memory  --frameworks=express,fastify,...  --rounds=N  --out=FILE",
+    "# options: --only=verify,http,memory,hostile  --frameworks=express,fastify,...  --rounds=N  --out=FILE",
     "```",
     "",
     `This report: \`${report.command}\`. The benchmarks import the built packages (\`dist\`), as users do. The machine is shared and noisy (see the load average): ratios measured in the same run are what count; absolute numbers are context.`,
@@ -355,6 +370,7 @@ export function renderReport(report: RunReport): string {
   if (report.verify) sections.push(verifySection(report.verify), "");
   if (report.http) sections.push(httpSection(report.http), "");
   if (report.memory) sections.push(memorySection(report.memory), "");
+  if (report.hostile) sections.push(renderHostile(report.hostile), "");
   if (report.history.trim() !== "") sections.push(report.history.trim(), "");
   return sections.join("\n");
 }

@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { runHostileSuite } from "./hostile/suite";
 import { FRAMEWORKS } from "./http/apps";
 import { runHttpSuite } from "./http/suite";
 import { assertBuiltPackages } from "./lib/built";
@@ -57,6 +58,7 @@ if (built) {
     report.http = await timed("http", () => runHttpSuite(options.http, options.frameworks, log));
   if (options.suites.has("memory"))
     report.memory = await timed("memory", () => runMemorySuite(options.memory, options.frameworks, log));
+  if (options.suites.has("hostile")) report.hostile = await timed("hostile", () => runHostileSuite(options.quick, log));
 }
 delete report.seconds.packages;
 for (const framework of [...(report.http?.frameworks ?? []), ...(report.memory?.frameworks ?? [])]) {

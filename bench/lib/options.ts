@@ -1,5 +1,5 @@
 /** What to run and for how long: `--quick` (CI: every benchmark once, tiny durations) or the full measurement. */
-export type SuiteName = "verify" | "http" | "memory";
+export type SuiteName = "verify" | "http" | "memory" | "hostile";
 
 export interface VerifySettings {
   rounds: number;
@@ -50,7 +50,7 @@ export interface Options {
   memory: MemorySettings;
 }
 
-const SUITES: readonly SuiteName[] = ["verify", "http", "memory"];
+const SUITES: readonly SuiteName[] = ["verify", "http", "memory", "hostile"];
 const KIB = 1024;
 const SIZES = [256, 4 * KIB, 64 * KIB, 1024 * KIB] as const;
 
@@ -71,7 +71,7 @@ export function parseOptions(args: readonly string[], defaultOut: string, framew
   const unknown = args.filter((arg) => !known.test(arg));
   if (unknown.length > 0) {
     throw new Error(
-      `Unknown argument(s) ${unknown.join(" ")}; use --quick, --only=verify,http,memory, --frameworks=${frameworkIds.join(",")}, --rounds=N, --out=FILE`,
+      `Unknown argument(s) ${unknown.join(" ")}; use --quick, --only=verify,http,memory,hostile, --frameworks=${frameworkIds.join(",")}, --rounds=N, --out=FILE`,
     );
   }
   const quick = args.includes("--quick");

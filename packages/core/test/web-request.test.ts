@@ -111,6 +111,21 @@ describe("readRequestBody", () => {
     expect(await codeOf(readRequestBody(request, { maxBodyBytes: 10_000, consumedFix: FIX }))).toBe("body_truncated");
   });
 
+  it("refuses a body that decodes to more than a thousand times its wire size, however high maxBodyBytes", async () => {
+    const bomb = gzipSync(new Uint8Array(4 * 1024 * 1024));
+    expect(bomb.byteLength * 1000).toBeLessThan(4 * 1024 * 1024);
+    const request = post(new Uint8Array(bomb), { "content-encoding": "gzip" });
+    const error = await readRequestBody(request, { maxBodyBytes: 64 * 1024 * 1024, consumedFix: FIX }).catch((e) => e);
+    expect([error.code, error.status]).toEqual(["payload_too_large", 413]);
+    expect(error.message).toMatch(/decompression bomb/);
+    const json = bytes(
+      JSON.stringify({ type: "message.sent", items: Array.from({ length: 2000 }, (_, n) => ({ n })) }),
+    );
+    const legit = post(new Uint8Array(gzipSync(json)), { "content-encoding": "gzip" });
+    const read = await readRequestBody(legit, { maxBodyBytes: 1024 * 1024, consumedFix: FIX });
+    expect(read.byteLength).toBe(json.byteLength);
+  });
+
   it("undoes gzip, deflate and a chain of codings", async () => {
     const payload = bytes('{"type":"message.sent"}');
     const options = { maxBodyBytes: 1000, consumedFix: FIX };

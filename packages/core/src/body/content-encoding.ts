@@ -57,12 +57,29 @@ export async function decodeBody(
   codings: readonly ContentCoding[],
   maxBodyBytes: number,
 ): Promise<Uint8Array> {
+  // Inflating costs CPU in proportion to its output, and this runs before the signature is checked: a few hundred
+  // bytes must not buy megabytes of inflating. JSON compresses tens of times, never a thousand.
+  const expansionCap = MAX_DECODED_RATIO * bytes.byteLength;
+  const limit = Math.min(maxBodyBytes, expansionCap);
   let decoded = bytes;
-  for (let i = codings.length - 1; i >= 0; i--) {
-    decoded = await decodeOne(decoded, codings[i] as ContentCoding, maxBodyBytes);
+  try {
+    for (let i = codings.length - 1; i >= 0; i--) {
+      decoded = await decodeOne(decoded, codings[i] as ContentCoding, limit);
+    }
+  } catch (error) {
+    if (limit < maxBodyBytes && (error as WebhookVerificationError).code === "payload_too_large") {
+      throw new WebhookVerificationError(
+        "payload_too_large",
+        `The body decodes to more than ${MAX_DECODED_RATIO} times its ${bytes.byteLength} bytes on the wire: refused as a decompression bomb.`,
+      );
+    }
+    throw error;
   }
   return decoded;
 }
+
+/** The most a body may grow when its codings are undone, as a multiple of its size on the wire. */
+export const MAX_DECODED_RATIO = 1000;
 
 function undecodable(coding: ContentCoding, cause: unknown): WebhookVerificationError {
   return new WebhookVerificationError("invalid_payload", `The body is not valid ${coding} data.`, { cause });
