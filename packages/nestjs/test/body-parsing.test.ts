@@ -9,7 +9,6 @@ import {
   Module,
   type NestInterceptor,
   Post,
-  ValidationPipe,
 } from "@nestjs/common";
 import { createReceiver, type DeliveryContext } from "@tidings/core";
 import { TidingsModule } from "@tidings/nestjs";
@@ -17,7 +16,7 @@ import { IsString } from "class-validator";
 import { map } from "rxjs";
 import { afterEach, describe, expect, it } from "vitest";
 import { deliver, eventBody, SECRET } from "./deliveries";
-import { PLATFORMS, type RunningNestApp, startNestApp } from "./nest-app";
+import { PLATFORMS, type Platform, type RunningNestApp, startNestApp, withAppGlobals } from "./nest-app";
 
 class GreetingDto {
   @IsString()
@@ -50,10 +49,12 @@ class WrapInterceptor implements NestInterceptor {
   }
 }
 
-function withGlobals(app: INestApplication) {
-  app.useGlobalPipes(new ValidationPipe());
-  app.useGlobalFilters(new TeapotFilter());
-  app.useGlobalInterceptors(new WrapInterceptor());
+function withGlobals(platform: Platform) {
+  return (app: INestApplication) => {
+    withAppGlobals(platform)(app);
+    app.useGlobalFilters(new TeapotFilter());
+    app.useGlobalInterceptors(new WrapInterceptor());
+  };
 }
 
 function appModule() {
@@ -79,7 +80,7 @@ describe.each(PLATFORMS)("TidingsModule on %s", (platform) => {
 
   it("hands the webhook the exact bytes while other routes keep Nest's JSON parser and global pipe", async () => {
     const { AppModule, contexts } = appModule();
-    running = await startNestApp(platform, AppModule, { configure: withGlobals });
+    running = await startNestApp(platform, AppModule, { configure: withGlobals(platform) });
     const body = eventBody("message.delivered", "evt_bytes");
     const delivered = await deliver(running.url("/webhooks"), body);
     expect([delivered.status, await delivered.json()]).toEqual([200, { received: true }]);
@@ -93,7 +94,7 @@ describe.each(PLATFORMS)("TidingsModule on %s", (platform) => {
 
   it("answers with the Receiver's status and body, untouched by the app's exception filter and interceptor", async () => {
     const { AppModule, contexts } = appModule();
-    running = await startNestApp(platform, AppModule, { configure: withGlobals });
+    running = await startNestApp(platform, AppModule, { configure: withGlobals(platform) });
     const tampered = await deliver(running.url("/webhooks"), eventBody(), { sent: eventBody() });
     expect(tampered.status).toBe(400);
     expect((await tampered.json()).error.code).toBe("signature_mismatch");
@@ -108,7 +109,7 @@ describe.each(PLATFORMS)("TidingsModule on %s", (platform) => {
 
   it("works with rawBody: true on NestFactory.create", async () => {
     const { AppModule, contexts } = appModule();
-    running = await startNestApp(platform, AppModule, { rawBody: true, configure: withGlobals });
+    running = await startNestApp(platform, AppModule, { rawBody: true, configure: withGlobals(platform) });
     const body = eventBody();
     expect((await deliver(running.url("/webhooks"), body)).status).toBe(200);
     expect(Buffer.from(contexts[0]?.rawBody ?? []).equals(body)).toBe(true);

@@ -73,8 +73,7 @@ describe("TidingsModule on an Express instance that already parses JSON", () => 
     const { receiver, contexts } = recordingReceiver();
     @Module({ imports: [TidingsModule.forRoot({ receiver, path: "/webhooks" })] })
     class AppModule {}
-    const app = await NestFactory.create(AppModule, new ExpressAdapter(server), { logger: false, rawBody: true });
-    return { running: await listen(app), contexts };
+    return { running: await startNestApp("express", AppModule, { expressServer: server, rawBody: true }), contexts };
   }
 
   it("uses the bytes the parser kept in req.rawBody, Nest's RawBodyRequest convention", async () => {
