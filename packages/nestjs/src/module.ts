@@ -42,25 +42,25 @@ const PROVIDERS: Provider[] = [
   },
 ];
 
+function tidingsModule(imports: NonNullable<ModuleMetadata["imports"]>, options: Provider): DynamicModule {
+  return {
+    module: TidingsModule,
+    global: true,
+    imports: [DiscoveryModule, ...imports],
+    providers: [options, ...PROVIDERS],
+    exports: [TIDINGS_RECEIVER],
+  };
+}
+
 /** Mounts the webhook route with exact body bytes and runs `@OnDelivery` provider methods for its deliveries. */
 // biome-ignore lint/complexity/noStaticOnlyClass: a Nest dynamic module is a class with static factories
 export class TidingsModule {
   static forRoot(options: TidingsModuleOptions): DynamicModule {
-    return TidingsModule.#with([], { provide: OPTIONS, useValue: options });
+    return tidingsModule([], { provide: OPTIONS, useValue: options });
   }
 
   /** Options from other providers, e.g. a secret from ConfigService: `inject: [ConfigService]`. */
   static forRootAsync({ imports = [], useFactory, inject = [] }: TidingsModuleAsyncOptions): DynamicModule {
-    return TidingsModule.#with(imports, { provide: OPTIONS, useFactory, inject });
-  }
-
-  static #with(imports: ModuleMetadata["imports"] & object, options: Provider): DynamicModule {
-    return {
-      module: TidingsModule,
-      global: true,
-      imports: [DiscoveryModule, ...imports],
-      providers: [options, ...PROVIDERS],
-      exports: [TIDINGS_RECEIVER],
-    };
+    return tidingsModule(imports, { provide: OPTIONS, useFactory, inject });
   }
 }
