@@ -6,6 +6,7 @@ import { createApp as createExpressApp } from "../../examples/express/app";
 import { createApp as createFastifyApp } from "../../examples/fastify/app";
 import { createApp as createHonoApp } from "../../examples/hono/app";
 import { createApp as createKoaApp } from "../../examples/koa/app";
+import { createApp as createNestApp } from "../../examples/nestjs/app";
 
 export interface RunningExample {
   /** Base URL: POST {url}/webhooks, GET {url}/messages/:id. */
@@ -26,6 +27,13 @@ async function listening(server: Server): Promise<RunningExample> {
   };
 }
 
+async function nestjs(secret: string, platform: "express" | "fastify"): Promise<RunningExample> {
+  const app = await createNestApp({ secret, log: quiet }, platform);
+  await app.listen(0, "127.0.0.1");
+  const { url, close } = await listening(app.getHttpServer());
+  return { url, close: () => close().then(() => app.close()) };
+}
+
 /** Every non-Next example, started in-process on a free loopback port through its exported createApp(). */
 export const EXAMPLES: Record<string, (secret: string) => Promise<RunningExample>> = {
   express: (secret) => listening(createExpressApp({ secret, log: quiet }).listen(0, "127.0.0.1")),
@@ -35,6 +43,8 @@ export const EXAMPLES: Record<string, (secret: string) => Promise<RunningExample
     await app.listen({ port: 0, host: "127.0.0.1" });
     return listening(app.server);
   },
+  "nestjs (Express)": (secret) => nestjs(secret, "express"),
+  "nestjs (Fastify)": (secret) => nestjs(secret, "fastify"),
   hono: (secret) =>
     listening(serve({ fetch: createHonoApp({ secret, log: quiet }).fetch, port: 0, hostname: "127.0.0.1" }) as Server),
 };

@@ -7,11 +7,16 @@ import expressAdapter = require("@tidings/express");
 import fastifyAdapter = require("@tidings/fastify");
 import fetchAdapter = require("@tidings/fetch");
 import koaAdapter = require("@tidings/koa");
+import nestAdapter = require("@tidings/nestjs");
 import nextAdapter = require("@tidings/next");
 import redisAdapter = require("@tidings/redis");
 import express = require("express");
 import fastifyModule = require("fastify");
 import ioredis = require("ioredis");
+import nestCommon = require("@nestjs/common");
+import nestCore = require("@nestjs/core");
+import nestExpress = require("@nestjs/platform-express");
+import nestFastify = require("@nestjs/platform-fastify");
 
 const SECRET = "whsec_consumer";
 
@@ -45,6 +50,44 @@ async function listen(server: http.Server): Promise<string> {
   const address = server.address();
   if (address === null || typeof address === "string") throw new Error("not listening on TCP");
   return `http://127.0.0.1:${address.port}`;
+}
+
+// @tidings/nestjs: DI by emitted metadata (DeliveryLog) and by token (TIDINGS_RECEIVER).
+@nestCommon.Injectable()
+class DeliveryLog {
+  readonly entries: string[] = [];
+}
+
+@nestCommon.Injectable()
+class NestDeliveries {
+  constructor(
+    private readonly log: DeliveryLog,
+    @nestCommon.Inject(nestAdapter.TIDINGS_RECEIVER) receiver: core.Receiver,
+  ) {
+    receiver.on("message.delivered", (event) => {
+      this.log.entries.push(`on:${event.data.id}`);
+    });
+  }
+
+  @nestAdapter.OnDelivery("message.delivered")
+  delivered(event: core.MessageEvents["message.delivered"]) {
+    this.log.entries.push(`decorated:${event.data.id}`);
+  }
+}
+
+async function deliverThroughNest(adapter: nestExpress.ExpressAdapter | nestFastify.FastifyAdapter, body: RequestInit) {
+  const receiver = core.createReceiver({ secret: SECRET });
+  @nestCommon.Module({
+    imports: [nestAdapter.TidingsModule.forRoot({ receiver, path: "/webhooks" })],
+    providers: [DeliveryLog, NestDeliveries],
+  })
+  class AppModule {}
+  const nest = await nestCore.NestFactory.create(AppModule, adapter, { logger: false });
+  await nest.listen(0, "127.0.0.1");
+  const response = await fetch(`${await nest.getUrl()}/webhooks`, body);
+  const entries = nest.get(DeliveryLog).entries.join();
+  await nest.close();
+  return { status: response.status, entries };
 }
 
 async function main(): Promise<void> {
@@ -105,6 +148,12 @@ async function main(): Promise<void> {
   pagesServer.close();
   check(viaPages.status === 200, "next: createPagesHandler answers 200 over HTTP");
   check(typeof koaAdapter.webhookMiddleware(receiver) === "function", "koa: webhookMiddleware returns a middleware");
+
+  for (const adapter of [new nestExpress.ExpressAdapter(), new nestFastify.FastifyAdapter()]) {
+    const { status, entries } = await deliverThroughNest(adapter, delivery(6));
+    const what = `nestjs: TidingsModule on ${adapter.getType()}, 200 over HTTP, @OnDelivery and receiver.on ran`;
+    check(status === 200 && entries === "on:msg_6,decorated:msg_6", what);
+  }
 
   const client = new ioredis.Redis({ lazyConnect: true });
   const store = new redisAdapter.RedisStore({ client, prefix: "tidings:" });

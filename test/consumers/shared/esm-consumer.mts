@@ -18,11 +18,18 @@ import { captureRawBody, webhookMiddleware } from "@tidings/express";
 import tidings from "@tidings/fastify";
 import { createFetchHandler } from "@tidings/fetch";
 import { webhookMiddleware as koaWebhookMiddleware } from "@tidings/koa";
+import { OnDelivery, TIDINGS_RECEIVER, TidingsModule } from "@tidings/nestjs";
 import { createPagesHandler, createRouteHandler } from "@tidings/next";
 import { RedisStore } from "@tidings/redis";
 import express from "express";
 import Fastify from "fastify";
 import { Redis } from "ioredis";
+import "reflect-metadata";
+import { Inject, Injectable, Module } from "@nestjs/common";
+import { NestFactory } from "@nestjs/core";
+import { ExpressAdapter } from "@nestjs/platform-express";
+import { FastifyAdapter } from "@nestjs/platform-fastify";
+import type { MessageEvents, Receiver } from "@tidings/core";
 
 const SECRET = "whsec_consumer";
 
@@ -118,6 +125,54 @@ const viaPages = await fetch(`${await listen(pagesServer)}/api/webhooks`, delive
 pagesServer.close();
 check(viaPages.status === 200, "next: createPagesHandler answers 200 over HTTP");
 check(typeof koaWebhookMiddleware(receiver) === "function", "koa: webhookMiddleware returns a middleware");
+
+// @tidings/nestjs on both platforms: DI by emitted metadata (DeliveryLog) and by token (TIDINGS_RECEIVER).
+@Injectable()
+class DeliveryLog {
+  readonly entries: string[] = [];
+}
+
+@Injectable()
+class NestDeliveries {
+  constructor(
+    private readonly log: DeliveryLog,
+    @Inject(TIDINGS_RECEIVER) receiver: Receiver,
+  ) {
+    receiver.on("message.delivered", (event) => {
+      this.log.entries.push(`on:${event.data.id}`);
+    });
+  }
+
+  @OnDelivery("message.delivered")
+  delivered(event: MessageEvents["message.delivered"]) {
+    this.log.entries.push(`decorated:${event.data.id}`);
+  }
+
+  // @ts-expect-error not an event type of the map
+  @OnDelivery("message.misspelled")
+  misspelled() {}
+}
+
+for (const [platform, adapter] of [
+  ["express", () => new ExpressAdapter()],
+  ["fastify", () => new FastifyAdapter()],
+] as const) {
+  const nestReceiver = createReceiver({ secret: SECRET });
+  @Module({
+    imports: [TidingsModule.forRoot({ receiver: nestReceiver, path: "/webhooks" })],
+    providers: [DeliveryLog, NestDeliveries],
+  })
+  class AppModule {}
+  const nest = await NestFactory.create(AppModule, adapter(), { logger: false });
+  await nest.listen(0, "127.0.0.1");
+  const viaNest = await fetch(`${await nest.getUrl()}/webhooks`, delivery(6));
+  const entries = nest.get(DeliveryLog).entries.join();
+  await nest.close();
+  check(
+    viaNest.status === 200 && entries === "on:msg_6,decorated:msg_6",
+    `nestjs: TidingsModule on ${platform}, 200 over HTTP, @OnDelivery and receiver.on ran`,
+  );
+}
 
 // @tidings/redis: a DeliveryStore around the consumer's own ioredis client (never connected here).
 const client = new Redis({ lazyConnect: true });

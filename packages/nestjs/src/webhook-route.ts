@@ -1,0 +1,60 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { HttpServer } from "@nestjs/common";
+import type { ReceiveResult, Receiver } from "@tidings/core";
+import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
+import type { FastifyInstance } from "fastify";
+
+// biome-ignore lint/suspicious/noExplicitAny: a receiver of any event map; the route only moves bytes
+export type AnyReceiver = Receiver<any>;
+
+const CONSUMED_FIX =
+  "In NestJS, TidingsModule mounts the webhook route ahead of Nest's body parsers, so a parser that runs before it read the body: a body parser on the Express instance given to ExpressAdapter (give it { verify: (req, _res, buf) => { req.rawBody = buf } } to keep the bytes), or, on Fastify, a Nest middleware bound to every route (leave the webhook path out with .exclude()).";
+
+/** Receives one request; a Buffer in `req.rawBody` (Nest's `rawBody` convention) is used when a parser ran first. */
+function receive(receiver: AnyReceiver, req: IncomingMessage & { rawBody?: unknown }): Promise<ReceiveResult> {
+  const rawBody = Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined;
+  return handleNodeRequest(receiver, req, { consumedFix: CONSUMED_FIX, rawBody });
+}
+
+type ExpressHandler = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
+
+/** On the Express app itself, before the parsers `app.init()` adds, so the stream is still unread. */
+function mountOnExpress(
+  app: { all(path: string, handler: ExpressHandler): unknown },
+  path: string,
+  receiver: AnyReceiver,
+) {
+  app.all(path, (req, res, next) => {
+    receive(receiver, req)
+      .then((result) => writeNodeResponse(res, result))
+      .catch(next);
+  });
+}
+
+/** In its own scope whose one content-type parser leaves the stream unread for core; the app's parsers stay. */
+function mountOnFastify(app: FastifyInstance, path: string, receiver: AnyReceiver) {
+  app.register((scope, _options, done) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", (_request, _payload, parsed) => parsed(null));
+    scope.route({
+      method: scope.supportedMethods,
+      url: path,
+      handler: async (request, reply) => {
+        const result = await receive(receiver, request.raw);
+        return reply.code(result.status).headers(result.headers).send(result.body);
+      },
+    });
+    done();
+  });
+}
+
+/** Adds the webhook route to the platform under Nest: the path as given, outside Nest's pipeline and global prefix. */
+export function mountWebhookRoute(adapter: HttpServer, path: string, receiver: AnyReceiver): void {
+  const platform = adapter.getType();
+  if (platform === "express") mountOnExpress(adapter.getInstance(), path, receiver);
+  else if (platform === "fastify") mountOnFastify(adapter.getInstance(), path, receiver);
+  else
+    throw new Error(
+      `TidingsModule supports @nestjs/platform-express and @nestjs/platform-fastify; this app runs on "${platform}".`,
+    );
+}
