@@ -3,6 +3,7 @@ import { expressTarget } from "./express";
 import { fastifyInjectTarget, fastifyListeningTarget } from "./fastify";
 import { honoTarget } from "./hono";
 import { koaTarget } from "./koa";
+import { nestExpressTarget, nestFastifyTarget } from "./nestjs";
 import { nextAppTarget, nextPagesTarget } from "./next";
 
 /** Every adapter behind a real app: for suites that run the same cases against all of them. */
@@ -14,4 +15,6 @@ export const ALL_TARGETS: readonly ConformanceTarget[] = [
   honoTarget,
   nextAppTarget,
   nextPagesTarget,
+  nestExpressTarget,
+  nestFastifyTarget,
 ];
