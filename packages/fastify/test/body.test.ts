@@ -80,4 +80,19 @@ describe("the webhook body", () => {
     });
     expect(seen).toHaveLength(0);
   });
+
+  it("read by a root onRequest hook is refused at once with 500 body_already_parsed, instead of waiting for ever", async () => {
+    const { receiver, seen, errors } = recordingReceiver();
+    const app = newApp();
+    app.addHook("onRequest", async (request) => {
+      for await (const _chunk of request.raw) {
+        // an upstream hook that drains the stream, e.g. to log or mirror the body
+      }
+    });
+    await app.register(tidings, { receiver, path: "/webhooks" });
+    const response = await app.inject(delivery("/webhooks", eventBody()));
+    expect([response.statusCode, errorOf(response)?.code]).toEqual([500, "body_already_parsed"]);
+    expect(errors).toEqual(["body_already_parsed"]);
+    expect(seen).toHaveLength(0);
+  });
 });
