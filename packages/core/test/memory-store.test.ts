@@ -3,7 +3,7 @@ import { MemoryStore, MemoryStoreFullError, type MemoryStoreOptions } from "../s
 
 function clockedStore(options: MemoryStoreOptions = {}) {
   const clock = { ms: 1_000_000 };
-  const store = new MemoryStore({ now: () => clock.ms, ...options });
+  const store = new MemoryStore({ now: () => clock.ms, logger: { warn() {} }, ...options });
   return { store, clock };
 }
 
