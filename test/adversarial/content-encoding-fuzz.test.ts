@@ -1,4 +1,5 @@
-import { createReceiver, handleWebRequest, sign } from "@tidings/core";
+import { createReceiver, sign } from "@tidings/core";
+import { handleWebRequest } from "@tidings/core/adapter";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { delivery, eventBody, SECRET } from "../conformance/deliveries";

@@ -1,22 +1,11 @@
-export { bodyAlreadyConsumed } from "./body/consumed";
-export { type ContentCoding, contentCodings, decodeBody } from "./body/content-encoding";
-export {
-  type BodyLimits,
-  bodyTruncated,
-  DEFAULT_BODY_TIMEOUT_MS,
-  DEFAULT_MAX_BODY_BYTES,
-  payloadTooLarge,
-  withinLimit,
-} from "./body/limits";
-export { type ReadBodyOptions, readRequestBody } from "./body/web-request";
+export { type BodyLimits, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from "./body/limits";
 export { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER } from "./constants";
 export { constructEvent, constructEventAsync } from "./construct-event";
 export { type WebhookErrorCode, WebhookVerificationError } from "./errors";
 export type { DeliveryEvent } from "./event";
 export { parseSignatureHeader, type SignatureHeader } from "./header";
-export { type HeaderSource, headerValue } from "./http/headers";
+export type { HeaderSource } from "./http/headers";
 export type { ReceiveErrorCode, ReceiveResult, ReceiverErrorCode } from "./http/result";
-export { handleWebRequest } from "./http/web";
 export type { RawPayload } from "./payload";
 export {
   type Channel,

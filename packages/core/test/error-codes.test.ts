@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { constructEvent, readRequestBody, sign, verify, type WebhookErrorCode, WebhookVerificationError } from "../src";
+import { constructEvent, sign, verify, type WebhookErrorCode, WebhookVerificationError } from "../src";
+import { readRequestBody } from "../src/adapter";
 import { STATUS_BY_CODE } from "../src/errors";
 
 const SECRET = "whsec_codes";

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { bodyAlreadyConsumed, createReceiver, MemoryStore, sign, type WebhookVerificationError } from "../src";
+import { createReceiver, MemoryStore, sign, type WebhookVerificationError } from "../src";
+import { bodyAlreadyConsumed } from "../src/adapter";
 import { bodyOf, event, quietLogger, SECRET, signed } from "./receiver-fixtures";
 
 const throwingLogger = {

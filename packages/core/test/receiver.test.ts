@@ -285,7 +285,7 @@ describe("Receiver.handle", () => {
 
   it("logs a consumed-body misconfiguration once, however many deliveries hit it", async () => {
     const logged: unknown[] = [];
-    const { bodyAlreadyConsumed } = await import("../src");
+    const { bodyAlreadyConsumed } = await import("../src/adapter");
     const receiver = createReceiver({ secret: SECRET, logger: { error: (message) => logged.push(message) } });
     const consumed = {
       method: "POST",

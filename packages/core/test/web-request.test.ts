@@ -1,6 +1,7 @@
 import { deflateSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { readRequestBody, type WebhookVerificationError } from "../src";
+import type { WebhookVerificationError } from "../src";
+import { readRequestBody } from "../src/adapter";
 
 const FIX = "Read nothing before the webhook.";
 const bytes = (text: string) => new TextEncoder().encode(text);

@@ -1,4 +1,5 @@
-import { type EventMap, handleWebRequest, type Receiver } from "@tidings/core";
+import type { EventMap, Receiver } from "@tidings/core";
+import { handleWebRequest } from "@tidings/core/adapter";
 
 const CONSUMED_FIX =
   "Let the webhook handler be the first to read the request: in Hono, mount it before validator('json') or any middleware that calls c.req.json()/text()/parseBody(), and pass c.req.raw.";

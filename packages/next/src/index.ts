@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type EventMap, handleWebRequest, type Receiver } from "@tidings/core";
+import type { EventMap, Receiver } from "@tidings/core";
+import { handleWebRequest } from "@tidings/core/adapter";
 import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
 
 const ROUTE_FIX =
