@@ -1,9 +1,9 @@
 import { type DeliveryEvent, parseEvent } from "./event";
 import type { Secret } from "./secrets";
 import type { VerifyOptions } from "./tolerance";
-import { prepareVerification } from "./verification";
-import { checkPreparedSync } from "./verify";
-import { checkPrepared } from "./verify-async";
+import { parseVerifyArguments } from "./verification";
+import { matchSignatureSync } from "./verify";
+import { matchSignature } from "./verify-async";
 
 /** Verifies, then parses the body as a JSON object. The type parameter is an assertion about your payloads. */
 export function constructEvent<Event extends object = DeliveryEvent>(
@@ -12,9 +12,9 @@ export function constructEvent<Event extends object = DeliveryEvent>(
   secret: Secret,
   options?: VerifyOptions,
 ): Event {
-  const prepared = prepareVerification(payload, header, secret, options);
-  checkPreparedSync(prepared, options, "constructEvent");
-  return parseEvent(prepared.content.payload) as Event;
+  const delivery = parseVerifyArguments(payload, header, secret, options);
+  matchSignatureSync(delivery, options, "constructEvent");
+  return parseEvent(delivery.content.payload) as Event;
 }
 
 /** `constructEvent` for every runtime (see `verifyAsync`). */
@@ -24,7 +24,7 @@ export async function constructEventAsync<Event extends object = DeliveryEvent>(
   secret: Secret,
   options?: VerifyOptions,
 ): Promise<Event> {
-  const prepared = prepareVerification(payload, header, secret, options);
-  await checkPrepared(prepared, options);
-  return parseEvent(prepared.content.payload) as Event;
+  const delivery = parseVerifyArguments(payload, header, secret, options);
+  await matchSignature(delivery, options);
+  return parseEvent(delivery.content.payload) as Event;
 }

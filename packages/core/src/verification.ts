@@ -17,32 +17,36 @@ export type VerifiedDelivery = VerifyResult & SignatureMatch;
 
 export type SafeVerifyResult = ({ ok: true } & VerifyResult) | { ok: false; error: WebhookVerificationError };
 
-/** Everything checked before the HMAC, shared by the sync and async paths. */
-export interface PreparedVerification {
+/** A delivery with its header read and its arguments checked: what the HMAC step needs. Sync and async alike. */
+export interface SignedDelivery {
   content: SignedContent;
   secrets: readonly string[];
   timestamp: number;
   toleranceSeconds: number;
 }
 
-export function prepareVerification(
+/** `verify`'s first step: checks the secret and the tolerance, then reads the header (`parseSignedDelivery`). */
+export function parseVerifyArguments(
   payload: unknown,
   header: string | null | undefined,
   secret: Secret,
   options: VerifyOptions | undefined,
-): PreparedVerification {
+): SignedDelivery {
   const secrets = normalizeSecrets(secret);
   const toleranceSeconds = resolveTolerance(options);
-  return prepareChecked(requirePayloadBytes(payload), header, secrets, toleranceSeconds);
+  return parseSignedDelivery(requirePayloadBytes(payload), header, secrets, toleranceSeconds);
 }
 
-/** For callers that checked the secrets and the tolerance once, at setup (the Receiver), not per delivery. */
-export function prepareChecked(
+/**
+ * Reads the `Service-Signature` header into the signed content (`t.` + body) and the `v1` values to match. For callers
+ * that checked the secrets and the tolerance once, at setup (the Receiver), not per delivery.
+ */
+export function parseSignedDelivery(
   payload: Uint8Array,
   header: string | null | undefined,
   secrets: readonly string[],
   toleranceSeconds: number,
-): PreparedVerification {
+): SignedDelivery {
   const parsed = parseHeaderDetailed(header);
   return {
     content: { prefix: `${parsed.timestampText}.`, payload, signatures: parsed.signatures },
@@ -52,25 +56,28 @@ export function prepareChecked(
   };
 }
 
-/** The time window is checked only after a signature held, so unsigned requests learn nothing about our clock. */
-export function concludeVerification(
-  prepared: PreparedVerification,
+/**
+ * The last step, after the HMAC: no match is `signature_mismatch`; a match outside the time window is refused too.
+ * The window is checked only after a signature held, so unsigned requests learn nothing about our clock.
+ */
+export function requireMatchInWindow(
+  delivery: SignedDelivery,
   match: SignatureMatch | undefined,
   options: VerifyOptions | undefined,
 ): VerifiedDelivery {
   if (match === undefined) {
-    const { signatures } = prepared.content;
+    const { signatures } = delivery.content;
     throw new WebhookVerificationError(
       "signature_mismatch",
       "No v1 signature matches: wrong secret, or the body changed on the way.",
-      { details: { signaturesChecked: signatures.length, secretsConfigured: prepared.secrets.length } },
+      { details: { signaturesChecked: signatures.length, secretsConfigured: delivery.secrets.length } },
     );
   }
-  assertWithinTolerance(prepared.timestamp, prepared.toleranceSeconds, options);
-  return { timestamp: prepared.timestamp, secretIndex: match.secretIndex, signature: match.signature };
+  assertWithinTolerance(delivery.timestamp, delivery.toleranceSeconds, options);
+  return { timestamp: delivery.timestamp, secretIndex: match.secretIndex, signature: match.signature };
 }
 
-export function publicResult({ timestamp, secretIndex }: VerifyResult): VerifyResult {
+export function toVerifyResult({ timestamp, secretIndex }: VerifyResult): VerifyResult {
   return { timestamp, secretIndex };
 }
 

@@ -4,12 +4,12 @@ import { matchWithWebCrypto } from "./crypto/web-crypto";
 import type { Secret } from "./secrets";
 import type { VerifyOptions } from "./tolerance";
 import {
-  concludeVerification,
-  type PreparedVerification,
-  prepareVerification,
-  publicResult,
+  parseVerifyArguments,
+  requireMatchInWindow,
   type SafeVerifyResult,
+  type SignedDelivery,
   toFailure,
+  toVerifyResult,
   type VerifiedDelivery,
   type VerifyResult,
 } from "./verification";
@@ -24,16 +24,19 @@ export function pickMatcher(): SignatureMatcher {
   return nodeMatcher;
 }
 
-/** Synchronous where the matcher is (node:crypto), so the Receiver spends no microtask turn on it. */
-export function checkPrepared(
-  prepared: PreparedVerification,
+/**
+ * The HMAC step: compares every `v1` with every secret's HMAC (node:crypto or Web Crypto), then `requireMatchInWindow`.
+ * Synchronous where the matcher is (node:crypto), so the Receiver spends no microtask turn on it.
+ */
+export function matchSignature(
+  delivery: SignedDelivery,
   options: VerifyOptions | undefined,
   match: SignatureMatcher = pickMatcher(),
 ): VerifiedDelivery | Promise<VerifiedDelivery> {
-  const matched = match(prepared.content, prepared.secrets);
+  const matched = match(delivery.content, delivery.secrets);
   return matched instanceof Promise
-    ? matched.then((found) => concludeVerification(prepared, found, options))
-    : concludeVerification(prepared, matched, options);
+    ? matched.then((found) => requireMatchInWindow(delivery, found, options))
+    : requireMatchInWindow(delivery, matched, options);
 }
 
 /** Verifies a delivery in any runtime: Node, Bun, Deno, edge functions, Cloudflare Workers. Same rules as `verify`. */
@@ -43,7 +46,7 @@ export async function verifyAsync(
   secret: Secret,
   options?: VerifyOptions,
 ): Promise<VerifyResult> {
-  return publicResult(await checkPrepared(prepareVerification(payload, header, secret, options), options));
+  return toVerifyResult(await matchSignature(parseVerifyArguments(payload, header, secret, options), options));
 }
 
 /** `verifyAsync` that resolves to `{ ok: false, error }` instead of rejecting with a `WebhookVerificationError`. */

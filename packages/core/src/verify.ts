@@ -2,24 +2,25 @@ import { findNodeCrypto, matchWithNodeCrypto, requireNodeCrypto } from "./crypto
 import type { Secret } from "./secrets";
 import type { VerifyOptions } from "./tolerance";
 import {
-  concludeVerification,
-  type PreparedVerification,
-  prepareVerification,
-  publicResult,
+  parseVerifyArguments,
+  requireMatchInWindow,
   type SafeVerifyResult,
+  type SignedDelivery,
   toFailure,
+  toVerifyResult,
   type VerifiedDelivery,
   type VerifyResult,
 } from "./verification";
 
-export function checkPreparedSync(
-  prepared: PreparedVerification,
+/** The HMAC step of `verify` and `constructEvent`, with node:crypto only. */
+export function matchSignatureSync(
+  delivery: SignedDelivery,
   options: VerifyOptions | undefined,
   caller: "verify" | "constructEvent",
 ): VerifiedDelivery {
   // The message is built only where node:crypto is missing, not on every call.
   const crypto = findNodeCrypto() ?? requireNodeCrypto(caller, `${caller}Async`);
-  return concludeVerification(prepared, matchWithNodeCrypto(crypto, prepared.content, prepared.secrets), options);
+  return requireMatchInWindow(delivery, matchWithNodeCrypto(crypto, delivery.content, delivery.secrets), options);
 }
 
 /**
@@ -32,7 +33,7 @@ export function verify(
   secret: Secret,
   options?: VerifyOptions,
 ): VerifyResult {
-  return publicResult(checkPreparedSync(prepareVerification(payload, header, secret, options), options, "verify"));
+  return toVerifyResult(matchSignatureSync(parseVerifyArguments(payload, header, secret, options), options, "verify"));
 }
 
 /** `verify` that returns `{ ok: false, error }` instead of throwing a `WebhookVerificationError`. */

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { verify } from "../src";
 import { constantTimeEqual } from "../src/crypto/constant-time";
 import { matchWithWebCrypto } from "../src/crypto/web-crypto";
-import { prepareVerification } from "../src/verification";
-import { checkPrepared } from "../src/verify-async";
+import { parseVerifyArguments } from "../src/verification";
+import { matchSignature } from "../src/verify-async";
 import { BODY, clock, header, SECRET } from "./fixtures";
 
 describe("payloads that are views into a larger buffer", () => {
@@ -16,8 +16,8 @@ describe("payloads that are views into a larger buffer", () => {
     expect(pooled.byteOffset).toBeGreaterThan(0);
     expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length);
     expect(verify(pooled, header(), SECRET, clock).secretIndex).toBe(0);
-    const prepared = prepareVerification(pooled, header(), SECRET, clock);
-    expect(await checkPrepared(prepared, clock, matchWithWebCrypto)).toMatchObject({ secretIndex: 0 });
+    const prepared = parseVerifyArguments(pooled, header(), SECRET, clock);
+    expect(await matchSignature(prepared, clock, matchWithWebCrypto)).toMatchObject({ secretIndex: 0 });
   });
 
   it("verifies a subarray and rejects the same bytes with a neighbour changed only when inside the view", () => {

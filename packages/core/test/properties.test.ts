@@ -2,8 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { safeVerify, sign, verify, verifyAsync, WebhookVerificationError } from "../src";
 import { matchWithWebCrypto } from "../src/crypto/web-crypto";
-import { prepareVerification } from "../src/verification";
-import { checkPrepared } from "../src/verify-async";
+import { parseVerifyArguments } from "../src/verification";
+import { matchSignature } from "../src/verify-async";
 
 const secret = fc.string({ minLength: 1, maxLength: 64 });
 const body = fc.uint8Array({ maxLength: 2048 });
@@ -106,7 +106,7 @@ describe("verification properties", () => {
         const sync = await outcome(Promise.resolve().then(() => verify(payload, header, keys, at(now))));
         expect(await outcome(verifyAsync(payload, header, keys, at(now)))).toEqual(sync);
         const web = Promise.resolve()
-          .then(() => checkPrepared(prepareVerification(payload, header, keys, at(now)), at(now), matchWithWebCrypto))
+          .then(() => matchSignature(parseVerifyArguments(payload, header, keys, at(now)), at(now), matchWithWebCrypto))
           .then(({ timestamp: t, secretIndex }) => ({ timestamp: t, secretIndex }));
         expect(await outcome(web)).toEqual(sync);
         if ("ok" in sync) verified++;

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { sign, verify, verifyAsync } from "../src";
 import { matchWithWebCrypto } from "../src/crypto/web-crypto";
-import { prepareVerification } from "../src/verification";
-import { checkPrepared } from "../src/verify-async";
+import { parseVerifyArguments } from "../src/verification";
+import { matchSignature } from "../src/verify-async";
 
 interface Vector {
   name: string;
@@ -50,8 +50,8 @@ describe("known-answer vectors from OpenSSL", () => {
       const expected = { timestamp: vector.timestamp, secretIndex: 0 };
       expect(verify(body, expectedHeader, vector.secret, { now })).toEqual(expected);
       await expect(verifyAsync(body, expectedHeader, vector.secret, { now })).resolves.toEqual(expected);
-      const prepared = prepareVerification(body, expectedHeader, vector.secret, { now });
-      expect(await checkPrepared(prepared, { now }, matchWithWebCrypto)).toEqual({
+      const prepared = parseVerifyArguments(body, expectedHeader, vector.secret, { now });
+      expect(await matchSignature(prepared, { now }, matchWithWebCrypto)).toEqual({
         ...expected,
         signature: vector.signature,
       });

@@ -7,8 +7,8 @@ import { ACCEPTED, DUPLICATE, errorResult, type ReceiveErrorCode, type ReceiveRe
 import { requirePayloadBytes } from "../payload";
 import type { ClaimResult } from "../store/delivery-store";
 import { MemoryStoreFullError } from "../store/memory-store";
-import { prepareChecked } from "../verification";
-import { checkPrepared } from "../verify-async";
+import { parseSignedDelivery } from "../verification";
+import { matchSignature } from "../verify-async";
 import type { EventMap, MessageEvents } from "./events";
 import { type AnyEvent, type DeliveryContext, type Handler, HandlerRegistry } from "./handlers";
 import { type ReceiverOptions, type ResolvedReceiverOptions, resolveReceiverOptions } from "./options";
@@ -112,15 +112,15 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     let event: unknown;
     let context: DeliveryContext;
     try {
-      const prepared = prepareChecked(
+      const signed = parseSignedDelivery(
         requirePayloadBytes(rawBody),
         headerValue(headers, SIGNATURE_HEADER),
         options.secrets,
         options.verifyOptions.toleranceSeconds,
       );
-      const checked = checkPrepared(prepared, options.verifyOptions);
+      const checked = matchSignature(signed, options.verifyOptions);
       const verified = checked instanceof Promise ? await checked : checked;
-      const parsed = parseEvent(prepared.content.payload);
+      const parsed = parseEvent(signed.content.payload);
       const type = options.typeOf(parsed);
       if (type === undefined) {
         throw new WebhookVerificationError("invalid_payload", "The event has no string `type`.");
@@ -138,7 +138,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
         deliveryKey: id === undefined ? `signature:${verified.signature}` : `event:${id}`,
         timestamp: verified.timestamp,
         secretIndex: verified.secretIndex,
-        rawBody: prepared.content.payload,
+        rawBody: signed.content.payload,
         headers,
       };
     } catch (error) {
