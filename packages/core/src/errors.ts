@@ -12,7 +12,19 @@ export type WebhookErrorCode =
   | "unsupported_encoding"
   | "body_timeout";
 
-export const STATUS_BY_CODE: Readonly<Record<WebhookErrorCode, number>> = {
+/** Every code a delivery can be answered with: the verification error's codes, then the Receiver's own. */
+export type ReceiveErrorCode =
+  | WebhookErrorCode
+  | "method_not_allowed"
+  | "delivery_in_progress"
+  | "handler_failed"
+  | "handler_timeout"
+  | "store_unavailable"
+  | "store_full"
+  | "internal_error";
+
+/** The one table of outcome codes and the HTTP status each is answered with. */
+export const STATUS_BY_CODE: Readonly<Record<ReceiveErrorCode, number>> = {
   missing_header: 400,
   malformed_header: 400,
   no_supported_signature: 400,
@@ -27,6 +39,15 @@ export const STATUS_BY_CODE: Readonly<Record<WebhookErrorCode, number>> = {
   unsupported_encoding: 415,
   // The client sent the body too slowly (bodyTimeoutMs): a slow-drip request must not hold a connection for ever.
   body_timeout: 408,
+  method_not_allowed: 405,
+  // Another request holds the claim: the sender retries later, and by then it is done (200 duplicate) or released.
+  delivery_in_progress: 409,
+  handler_failed: 500,
+  // Answered 5xx so the sender retries; the claim stays held until the handlers settle.
+  handler_timeout: 503,
+  store_unavailable: 503,
+  store_full: 503,
+  internal_error: 500,
 };
 
 /** Every way a delivery can be refused. `status` is the HTTP status an adapter answers with. */

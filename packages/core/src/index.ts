@@ -1,11 +1,11 @@
 export { type BodyLimits, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from "./body/limits";
 export { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER } from "./constants";
 export { constructEvent, constructEventAsync } from "./construct-event";
-export { type WebhookErrorCode, WebhookVerificationError } from "./errors";
+export { type ReceiveErrorCode, STATUS_BY_CODE, type WebhookErrorCode, WebhookVerificationError } from "./errors";
 export type { DeliveryEvent } from "./event";
 export { parseSignatureHeader, type SignatureHeader } from "./header";
 export type { HeaderSource } from "./http/headers";
-export type { ReceiveErrorCode, ReceiveResult, ReceiverErrorCode } from "./http/result";
+export type { ReceiveResult } from "./http/result";
 export type { RawPayload } from "./payload";
 export {
   type Channel,

@@ -1,9 +1,9 @@
 import type { BodyLimits } from "../body/limits";
 import { SIGNATURE_HEADER } from "../constants";
-import { WebhookVerificationError } from "../errors";
+import { type ReceiveErrorCode, WebhookVerificationError } from "../errors";
 import { type DeliveryEvent, parseEvent } from "../event";
 import { type HeaderSource, headerValue } from "../http/headers";
-import { ACCEPTED, DUPLICATE, errorResult, type ReceiveErrorCode, type ReceiveResult } from "../http/result";
+import { ACCEPTED, DUPLICATE, errorResult, type ReceiveResult } from "../http/result";
 import { requirePayloadBytes } from "../payload";
 import type { ClaimResult } from "../store/delivery-store";
 import { MemoryStoreFullError } from "../store/memory-store";
@@ -96,7 +96,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
   async handle(request: IncomingRequest): Promise<ReceiveResult> {
     const { method } = request;
     if (method !== undefined && method !== "POST" && method.toUpperCase() !== "POST") {
-      return errorResult(405, "method_not_allowed", `Deliveries are POSTed, not ${method}.`, {
+      return errorResult("method_not_allowed", `Deliveries are POSTed, not ${method}.`, {
         headers: { allow: "POST" },
       });
     }
@@ -154,14 +154,14 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       if (error instanceof MemoryStoreFullError) {
         // The store warned once when it filled up; one log line per refused delivery would flood the logs.
         this.#report(error, { code: "store_full", status: 503, event, context }, false);
-        return errorResult(503, "store_full", STORE_FULL, RETRY_LATER);
+        return errorResult("store_full", STORE_FULL, RETRY_LATER);
       }
       this.#report(error, { code: "store_unavailable", status: 503, event, context });
-      return errorResult(503, "store_unavailable", "Delivery store unreachable; nothing was processed.", RETRY_LATER);
+      return errorResult("store_unavailable", "Delivery store unreachable; nothing was processed.", RETRY_LATER);
     }
     if (claim.state === "done") return DUPLICATE;
     if (claim.state === "in-flight") {
-      return errorResult(409, "delivery_in_progress", "Being processed by another request; retry later.", RETRY_LATER);
+      return errorResult("delivery_in_progress", "Being processed by another request; retry later.", RETRY_LATER);
     }
     const running = this.#runHandlers(event, context);
     if (!(running instanceof Promise)) return this.#conclude(running, claim.token, event, context);
@@ -194,7 +194,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
   #answer(failures: unknown[], event: unknown, context: DeliveryContext): ReceiveResult {
     if (failures.length === 0) return ACCEPTED;
     for (const failure of failures) this.#report(failure, { code: "handler_failed", status: 500, event, context });
-    return errorResult(500, "handler_failed", HANDLER_FAILED);
+    return errorResult("handler_failed", HANDLER_FAILED);
   }
 
   /**
@@ -208,7 +208,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       timer = setTimeout(() => {
         const error = new Error(`Handlers still running after ${handlerTimeoutMs} ms (handlerTimeoutMs).`);
         this.#report(error, { code: "handler_timeout", status: 503, event, context });
-        resolve(errorResult(503, "handler_timeout", "The handlers did not finish in time; retry later.", RETRY_LATER));
+        resolve(errorResult("handler_timeout", "The handlers did not finish in time; retry later.", RETRY_LATER));
       }, handlerTimeoutMs);
     });
     return Promise.race([concluded.finally(() => clearTimeout(timer)), timedOut]);
@@ -236,10 +236,10 @@ export class Receiver<Events extends EventMap = MessageEvents> {
         this.#options.logger.error(`[tidings] ${error.message}`);
       }
       this.#report(error, { code: error.code, status: error.status, ...about }, false);
-      return errorResult(error.status, error.code, error.message, { issues });
+      return errorResult(error.code, error.message, { issues });
     }
     this.#report(error, { code: "internal_error", status: 500, ...about });
-    return errorResult(500, "internal_error", "Unexpected failure; see the server logs.");
+    return errorResult("internal_error", "Unexpected failure; see the server logs.");
   }
 
   /** Tells `onError` subscribers; failures of ours nobody subscribed to go to the logger. */
