@@ -23,8 +23,8 @@ export type ReceiveErrorCode =
   | "store_full"
   | "internal_error";
 
-/** The one table of outcome codes and the HTTP status each is answered with. */
-export const STATUS_BY_CODE: Readonly<Record<ReceiveErrorCode, number>> = {
+// The statuses of the verification error's codes: all that `verify` alone pulls into a bundle.
+const WEBHOOK_ERROR_STATUS: Readonly<Record<WebhookErrorCode, number>> = {
   missing_header: 400,
   malformed_header: 400,
   no_supported_signature: 400,
@@ -39,16 +39,27 @@ export const STATUS_BY_CODE: Readonly<Record<ReceiveErrorCode, number>> = {
   unsupported_encoding: 415,
   // The client sent the body too slowly (bodyTimeoutMs): a slow-drip request must not hold a connection for ever.
   body_timeout: 408,
-  method_not_allowed: 405,
-  // Another request holds the claim: the sender retries later, and by then it is done (200 duplicate) or released.
-  delivery_in_progress: 409,
-  handler_failed: 500,
-  // Answered 5xx so the sender retries; the claim stays held until the handlers settle.
-  handler_timeout: 503,
-  store_unavailable: 503,
-  store_full: 503,
-  internal_error: 500,
 };
+
+/** The verification statuses, then the Receiver's own: a function so that bundles of `verify` alone drop it. */
+function outcomeStatuses(verification: Readonly<Record<WebhookErrorCode, number>>) {
+  return Object.freeze({
+    ...verification,
+    method_not_allowed: 405,
+    // Another request holds the claim: the sender retries later, and by then it is done (200 duplicate) or released.
+    delivery_in_progress: 409,
+    handler_failed: 500,
+    // Answered 5xx so the sender retries; the claim stays held until the handlers settle.
+    handler_timeout: 503,
+    store_unavailable: 503,
+    store_full: 503,
+    internal_error: 500,
+  }) satisfies Record<ReceiveErrorCode, number>;
+}
+
+/** The one table of outcome codes and the HTTP status each is answered with. */
+export const STATUS_BY_CODE: Readonly<Record<ReceiveErrorCode, number>> =
+  /* @__PURE__ */ outcomeStatuses(WEBHOOK_ERROR_STATUS);
 
 /** Every way a delivery can be refused. `status` is the HTTP status an adapter answers with. */
 export class WebhookVerificationError extends Error {
@@ -56,17 +67,9 @@ export class WebhookVerificationError extends Error {
   readonly code: WebhookErrorCode;
   readonly status: number;
 
-  /** Facts for the app's logs and `onError`, kept out of `message`, which the sender sees. */
-  readonly details: Readonly<Record<string, unknown>> | undefined;
-
-  constructor(
-    code: WebhookErrorCode,
-    message: string,
-    options?: { cause?: unknown; details?: Readonly<Record<string, unknown>> },
-  ) {
+  constructor(code: WebhookErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
-    this.status = STATUS_BY_CODE[code];
-    this.details = options?.details;
+    this.status = WEBHOOK_ERROR_STATUS[code];
   }
 }

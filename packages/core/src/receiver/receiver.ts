@@ -33,6 +33,8 @@ export interface IncomingRequest {
 export interface ReceiveErrorInfo {
   code: ReceiveErrorCode;
   status: number;
+  /** Facts for the app's logs, kept out of the answer the sender sees (for `signature_mismatch`: how many secrets). */
+  details?: Readonly<Record<string, unknown>>;
   event?: unknown;
   context?: DeliveryContext;
 }
@@ -235,7 +237,9 @@ export class Receiver<Events extends EventMap = MessageEvents> {
         this.#loggedMisconfiguration = true;
         this.#options.logger.error(`[tidings] ${error.message}`);
       }
-      this.#report(error, { code: error.code, status: error.status, ...about }, false);
+      const details =
+        error.code === "signature_mismatch" ? { secretsConfigured: this.#options.secrets.length } : undefined;
+      this.#report(error, { code: error.code, status: error.status, ...about, ...(details && { details }) }, false);
       return errorResult(error.code, error.message, { issues });
     }
     this.#report(error, { code: "internal_error", status: 500, ...about });
