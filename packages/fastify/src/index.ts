@@ -21,5 +21,9 @@ const tidings: FastifyPluginCallback<TidingsFastifyOptions> = (scope, { receiver
   done();
 };
 
-/** Registers the webhook route in its own encapsulated scope: `await app.register(tidings, { receiver, path })`. */
-export default fp(tidings, { name: "@tidings/fastify", fastify: "5.x", encapsulate: true });
+/**
+ * Registers the webhook route in its own encapsulated scope: `await app.register(tidingsPlugin, { receiver, path })`.
+ * Also the default export, as Fastify plugins are.
+ */
+export const tidingsPlugin = fp(tidings, { name: "@tidings/fastify", fastify: "5.x", encapsulate: true });
+export default tidingsPlugin;

@@ -68,3 +68,15 @@ describe("the plugin in an app", () => {
     expect(decompress).toEqual([false]);
   });
 });
+
+describe("the plugin's exports", () => {
+  it("is the same plugin as a named export and as the default", async () => {
+    const { default: byDefault, tidingsPlugin } = await import("../src/index");
+    expect(tidingsPlugin).toBe(byDefault);
+    const { receiver, seen } = recordingReceiver();
+    const app = newApp();
+    await app.register(tidingsPlugin, { receiver, path: "/webhooks" });
+    expect((await app.inject(delivery("/webhooks", eventBody()))).statusCode).toBe(200);
+    expect(seen).toHaveLength(1);
+  });
+});
