@@ -23,9 +23,9 @@ const HERE = fileURLToPath(new URL(".", import.meta.url));
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 
 /** The library packages. @tidings/cli (a command, not imported by apps) is not among them. */
-const PACKAGES = ["core", "express", "fastify", "fetch", "koa", "next", "redis"];
+const PACKAGES = ["core", "express", "fastify", "fetch", "h3", "koa", "lambda", "next", "redis"];
 /** What the fixtures import besides @tidings/*: the peers and types an app has, at the versions the repo tests. */
-const PEERS = ["express", "fastify", "ioredis", "@types/express", "@types/koa", "@types/node"];
+const PEERS = ["express", "fastify", "h3", "ioredis", "@types/express", "@types/koa", "@types/node"];
 const FIXTURES = [
   // The two ESM projects differ only in tsconfig; they share one source (shared/esm-consumer.mts).
   { name: "esm-bundler", output: "dist/index.mjs", source: "shared/esm-consumer.mts" },
