@@ -1,10 +1,9 @@
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { defineWebhookHandler } from "@tidings/h3";
 import express from "express";
 import { H3, readBody, serve } from "h3";
 import { createApp, createRouter, fromNodeMiddleware, toNodeListener } from "h3-v1";
-import { sendOverHttp } from "./http-client";
+import { listenOnLoopback, sendOverHttp } from "./http-client";
 import { describeConformance } from "./suite";
 import { type AnyReceiver, type RunningApp, WEBHOOK_PATH } from "./target";
 
@@ -18,16 +17,7 @@ async function serveV2(app: H3): Promise<RunningApp> {
 }
 
 function serveV1(app: ReturnType<typeof createApp>): Promise<RunningApp> {
-  const server = createServer(toNodeListener(app));
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      resolve({
-        send: (request) => sendOverHttp(baseUrl, WEBHOOK_PATH, request),
-        close: () => new Promise((done) => server.close(() => done())),
-      });
-    });
-  });
+  return listenOnLoopback(createServer(toNodeListener(app)));
 }
 
 describeConformance({

@@ -1,10 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createLambdaHandler, type LambdaHttpEvent, type LambdaHttpResult } from "@tidings/lambda";
 import { albEvent, type HttpRequest, httpApiEvent, restApiEvent } from "../../packages/lambda/test/aws-events";
-import { sendOverHttp } from "./http-client";
+import { listenOnLoopback } from "./http-client";
 import { describeConformance } from "./suite";
-import { type AnyReceiver, type RunningApp, WEBHOOK_PATH } from "./target";
+import type { AnyReceiver } from "./target";
 
 type Handler = (event: LambdaHttpEvent) => Promise<LambdaHttpResult>;
 
@@ -35,18 +34,9 @@ function writeResult(res: ServerResponse, result: LambdaHttpResult): void {
  * suite, takes seconds to start: too slow for a suite that starts an app per test.)
  */
 function gateway(handler: Handler, toEvent: (request: HttpRequest) => LambdaHttpEvent | Promise<LambdaHttpEvent>) {
-  const server = createServer(async (req, res) =>
-    writeResult(res, await handler(await toEvent(await readRequest(req)))),
+  return listenOnLoopback(
+    createServer(async (req, res) => writeResult(res, await handler(await toEvent(await readRequest(req))))),
   );
-  return new Promise<RunningApp>((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      resolve({
-        send: (request) => sendOverHttp(baseUrl, WEBHOOK_PATH, request),
-        close: () => new Promise((done) => server.close(() => done())),
-      });
-    });
-  });
 }
 
 /** A REST API non-proxy integration whose mapping template hands over `$input.json('$')` and the headers. */

@@ -1,10 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { type Emulator, startEmulator } from "@tidings/cli";
-import { sign } from "@tidings/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildAndStartOffline, type RunningOffline } from "../support/serverless-offline";
 import { tidings } from "./cli";
-import { messageRecord } from "./example-servers";
+import { messageRecord, sendTampered } from "./example-servers";
 
 // examples/lambda bundled and served by serverless-offline, which emulates API Gateway in front of the handler.
 const APP_DIR = fileURLToPath(new URL("../../examples/lambda", import.meta.url));
@@ -40,18 +39,7 @@ describe.each(ROUTES)("examples/lambda behind API Gateway ($api) at $route", ({ 
   });
 
   it("refuses a tampered body and a GET", async () => {
-    const body = JSON.stringify({
-      id: "evt_t",
-      type: "message.sent",
-      data: { id: "msg_t", status: "sent", channel: "sms" },
-    });
-    const tampered = await fetch(new URL(route, app.url), {
-      method: "POST",
-      headers: { "content-type": "application/json", "service-signature": sign(body, SECRET) },
-      body: body.replace("sms", "push"),
-    });
-    expect(tampered.status).toBe(400);
-    expect(((await tampered.json()) as { error: { code: string } }).error.code).toBe("signature_mismatch");
+    expect(await sendTampered(new URL(route, app.url), SECRET)).toEqual([400, "signature_mismatch"]);
     const get = await fetch(new URL(route, app.url));
     expect([get.status, get.headers.get("allow")]).toEqual([405, "POST"]);
   });

@@ -125,32 +125,21 @@ export function httpApiEvent(request: HttpRequest): APIGatewayProxyEventV2 {
   };
 }
 
+/** A Function URL event is an HTTP API 2.0 event of the `$default` route on the function's own domain. */
 export function functionUrlEvent(request: HttpRequest): LambdaFunctionURLEvent {
+  const event = httpApiEvent(request);
   return {
-    version: "2.0",
+    ...event,
     routeKey: "$default",
-    rawPath: "/webhooks",
-    rawQueryString: "",
-    headers: joinedHeaders(request),
     requestContext: {
+      ...event.requestContext,
       accountId: "anonymous",
       apiId: "<urlid>",
       domainName: "<url-id>.lambda-url.us-west-2.on.aws",
       domainPrefix: "<url-id>",
-      http: {
-        method: request.method,
-        path: "/webhooks",
-        protocol: "HTTP/1.1",
-        sourceIp: "123.123.123.123",
-        userAgent: "agent",
-      },
-      requestId: "id",
+      http: { ...event.requestContext.http, sourceIp: "123.123.123.123" },
       routeKey: "$default",
-      stage: "$default",
-      time: "12/Mar/2020:19:03:58 +0000",
-      timeEpoch: 1583348638390,
     },
-    ...v2BodyField(request),
   };
 }
 
