@@ -1,6 +1,7 @@
 // The Hapi recipe of packages/core/README.md ("Recipes"), as the conformance suite runs it.
 import Hapi from "@hapi/hapi";
-import { decodeWireBody, type EventMap, type Receiver } from "@tidings/core";
+import type { EventMap, Receiver } from "@tidings/core";
+import { decodeWireBody } from "@tidings/core/node";
 
 export function hapiServer<Events extends EventMap>(receiver: Receiver<Events>, { parse = false } = {}) {
   const server = Hapi.server({ port: 0, host: "127.0.0.1" });

@@ -2,7 +2,6 @@ export { bodyAlreadyConsumed } from "./body/consumed";
 export { type ContentCoding, contentCodings, decodeBody } from "./body/content-encoding";
 export { bodyTruncated, DEFAULT_MAX_BODY_BYTES, payloadTooLarge, withinLimit } from "./body/limits";
 export { type ReadBodyOptions, readRequestBody } from "./body/web-request";
-export { decodeWireBody } from "./body/wire-bytes";
 export { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER } from "./constants";
 export { constructEvent, constructEventAsync } from "./construct-event";
 export { type WebhookErrorCode, WebhookVerificationError } from "./errors";

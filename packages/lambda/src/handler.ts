@@ -1,4 +1,5 @@
-import { decodeWireBody, type EventMap, type Receiver } from "@tidings/core";
+import type { EventMap, Receiver } from "@tidings/core";
+import { decodeWireBody } from "@tidings/core/node";
 import type { LambdaHttpEvent, LambdaHttpResult } from "./events";
 import { eventBodyBytes, eventHeaders, eventMethod } from "./request";
 import { lambdaResult } from "./response";
