@@ -1,14 +1,15 @@
 import { fileURLToPath } from "node:url";
 import { sign } from "@tidings/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildAndStartNuxtApp, type RunningNuxtApp } from "../support/nuxt-app";
+import type { RunningApp24 } from "../support/node24-app";
+import { buildAndStartNuxtApp } from "../support/nuxt-app";
 import { tidings } from "./cli";
 import { messageRecord } from "./example-servers";
 
 // examples/nuxt built and started as a user would (nuxt build, node .output/server/index.mjs), on Node 24.
 const APP_DIR = fileURLToPath(new URL("../../examples/nuxt", import.meta.url));
 const SECRET = "whsec_nuxt_example";
-let app: RunningNuxtApp;
+let app: RunningApp24;
 
 beforeAll(async () => {
   app = await buildAndStartNuxtApp(APP_DIR, { WEBHOOK_SECRET: SECRET });
