@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { delivery, eventBody, SECRET } from "../conformance/deliveries";
 import { sendOverHttp } from "../conformance/http-client";
 import { type ChildServer, startServer } from "../support/child-process";
+import { errorCode, nonUtf8Delivery, sendTamperedTo } from "./checks";
 
 const BUN = fileURLToPath(new URL("../../node_modules/.bin/bun", import.meta.url));
 const SERVER = fileURLToPath(new URL("./elysia-server.ts", import.meta.url));
@@ -19,27 +20,15 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-function code(body: string): string | undefined {
-  return (JSON.parse(body) as { error?: { code: string } }).error?.code;
-}
-
 describe("Elysia on Bun recipe (parse: 'none' on the webhook route)", () => {
   it("verifies a delivery over its exact bytes, invalid UTF-8 included, and runs the handler", async () => {
-    const body = Uint8Array.from(
-      Buffer.concat([
-        Buffer.from('{"id":"evt_elysia","type":"message.delivered","data":{"id":"msg_elysia","note":"'),
-        Buffer.from([0xff, 0xfe]),
-        Buffer.from('"}}'),
-      ]),
-    );
-    const response = await sendOverHttp(url, "/webhooks", delivery(body));
+    const response = await sendOverHttp(url, "/webhooks", nonUtf8Delivery("msg_elysia"));
     expect([response.status, response.body]).toEqual([200, '{"received":true}']);
     await expect.poll(() => server.output()).toContain("delivered msg_elysia");
   });
 
   it("rejects a tampered body", async () => {
-    const response = await sendOverHttp(url, "/webhooks", delivery(eventBody(), { sendBody: eventBody() }));
-    expect([response.status, code(response.body)]).toEqual([400, "signature_mismatch"]);
+    expect(await sendTamperedTo(url, "/webhooks")).toEqual([400, "signature_mismatch"]);
   });
 
   it("keeps Elysia's JSON parsing on the other routes", async () => {
@@ -53,6 +42,6 @@ describe("Elysia on Bun recipe (parse: 'none' on the webhook route)", () => {
 
   it("answers 500 body_already_parsed on a route where Elysia parsed the body first", async () => {
     const response = await sendOverHttp(url, "/parsed-first", delivery(eventBody()));
-    expect([response.status, code(response.body)]).toEqual([500, "body_already_parsed"]);
+    expect([response.status, errorCode(response.body)]).toEqual([500, "body_already_parsed"]);
   });
 });

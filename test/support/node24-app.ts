@@ -10,7 +10,7 @@ export interface RunningApp24 extends ChildServer {
 /**
  * Builds an app (`build` is the command line after `node`) and starts its built server (`start`) on a free loopback
  * port, both on Node 24, for frameworks whose current major needs Node 22+ while the machine's Node may be 20.
- * The server must print `Listening on <url>` (Nitro, SvelteKit's adapter-node).
+ * The server must print `listening on <url>`, in any case (Nitro, SvelteKit's adapter-node, Astro's node adapter).
  */
 export async function buildAndStartOnNode24(
   appDir: string,
@@ -26,7 +26,7 @@ export async function buildAndStartOnNode24(
   const server = await startServer(node, start, {
     cwd: appDir,
     env: { ...path, HOST: "127.0.0.1", PORT: String(port), NODE_ENV: "production", ...env },
-    ready: (output) => output.includes(`Listening on ${url}`),
+    ready: (output) => output.toLowerCase().includes(`listening on ${url}`),
   });
   return { ...server, url };
 }
