@@ -8,31 +8,45 @@ import { buildAndStartOnNode24, type RunningApp24 } from "../support/node24-app"
 import { nonUtf8Delivery, sendTamperedTo } from "./checks";
 
 // The recipes of packages/fetch/README.md for frameworks that build an app: each fixture app is built with the
-// framework's own CLI and its built server started, on Node 24 (SvelteKit 3 needs Node 22.17+, Astro 7 22.12+).
+// framework's own CLI and its built server started, on Node 24 (SvelteKit 3 needs Node 22.17+, Astro 7 22.12+,
+// React Router 8 22.22+).
+/** The path of a package's executable, resolved from the fixture app as its own CLI would be. */
+function bin(appDir: string, pkg: string, path: string): string {
+  return join(dirname(createRequire(`${appDir}/package.json`).resolve(`${pkg}/package.json`)), path);
+}
+
 const APPS = [
   {
     recipe: "SvelteKit: src/routes/webhooks/+server.ts, adapter-node",
     dir: "sveltekit-app",
-    cli: { pkg: "vite", bin: "bin/vite.js" },
-    server: "build/index.js",
+    build: (appDir: string) => [bin(appDir, "vite", "bin/vite.js"), "build"],
+    start: () => ["build/index.js"],
   },
   {
     recipe: "Astro: src/pages/webhooks.ts with prerender = false, @astrojs/node",
     dir: "astro-app",
-    cli: { pkg: "astro", bin: "bin/astro.mjs" },
-    server: "dist/server/entry.mjs",
+    build: (appDir: string) => [bin(appDir, "astro", "bin/astro.mjs"), "build"],
+    start: () => ["dist/server/entry.mjs"],
+  },
+  {
+    recipe: "React Router 8: resource route action, react-router-serve",
+    dir: "react-router-app",
+    build: (appDir: string) => [bin(appDir, "@react-router/dev", "bin.cjs"), "build"],
+    start: (appDir: string) => [bin(appDir, "@react-router/serve", "bin.cjs"), "build/server/index.js"],
+    // react-router-serve prints "[react-router-serve] http://localhost:<port> (<url>)".
+    ready: (output: string, url: string) => output.includes(`(${url})`),
   },
 ];
 
-describe.each(APPS)("$recipe", ({ dir, cli, server }) => {
+describe.each(APPS)("$recipe", ({ dir, build, start, ready }) => {
   const appDir = fileURLToPath(new URL(`./${dir}`, import.meta.url));
   let app: RunningApp24;
   beforeAll(async () => {
-    const pkg = createRequire(`${appDir}/package.json`).resolve(`${cli.pkg}/package.json`);
     app = await buildAndStartOnNode24(appDir, {
-      build: [join(dirname(pkg), cli.bin), "build"],
-      start: [server],
+      build: build(appDir),
+      start: start(appDir),
       env: { WEBHOOK_SECRET: SECRET },
+      ...(ready && { ready }),
     });
   }, 300_000);
   afterAll(() => app?.close());

@@ -10,11 +10,22 @@ export interface RunningApp24 extends ChildServer {
 /**
  * Builds an app (`build` is the command line after `node`) and starts its built server (`start`) on a free loopback
  * port, both on Node 24, for frameworks whose current major needs Node 22+ while the machine's Node may be 20.
- * The server must print `listening on <url>`, in any case (Nitro, SvelteKit's adapter-node, Astro's node adapter).
+ * By default the server must print `listening on <url>`, in any case (Nitro, SvelteKit's adapter-node, Astro).
  */
 export async function buildAndStartOnNode24(
   appDir: string,
-  { build, start, env }: { build: string[]; start: string[]; env: Record<string, string> },
+  {
+    build,
+    start,
+    env,
+    ready = (output, url) => output.toLowerCase().includes(`listening on ${url}`),
+  }: {
+    build: string[];
+    start: string[];
+    env: Record<string, string>;
+    /** Whether the server's output says it is listening at `url`. */
+    ready?: (output: string, url: string) => boolean;
+  },
 ): Promise<RunningApp24> {
   ensureNodeBinaries();
   const node = nodeBinary("node24");
@@ -26,7 +37,7 @@ export async function buildAndStartOnNode24(
   const server = await startServer(node, start, {
     cwd: appDir,
     env: { ...path, HOST: "127.0.0.1", PORT: String(port), NODE_ENV: "production", ...env },
-    ready: (output) => output.toLowerCase().includes(`listening on ${url}`),
+    ready: (output) => ready(output, url),
   });
   return { ...server, url };
 }
