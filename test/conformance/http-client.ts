@@ -1,5 +1,7 @@
-import { request } from "node:http";
-import type { WireRequest, WireResponse } from "./target";
+import { request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { sendPartialOverSocket } from "./partial-body";
+import { type RunningApp, WEBHOOK_PATH, type WireRequest, type WireResponse } from "./target";
 
 /** Sends a request to a server on loopback with node:http, so every header and byte goes out as given. */
 export function sendOverHttp(baseUrl: string, path: string, wire: WireRequest): Promise<WireResponse> {
@@ -29,4 +31,18 @@ export async function fromResponse(response: Response): Promise<WireResponse> {
     headers: Object.fromEntries(response.headers),
     body: await response.text(),
   };
+}
+
+/** Starts `server` on a free loopback port: a running app whose requests go to WEBHOOK_PATH there. */
+export function listenOnLoopback(server: Server): Promise<RunningApp> {
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      resolve({
+        send: (request) => sendOverHttp(baseUrl, WEBHOOK_PATH, request),
+        sendPartial: (wire, bytes, ending) => sendPartialOverSocket(baseUrl, WEBHOOK_PATH, wire, bytes, ending),
+        close: () => new Promise((done) => server.close(() => done())),
+      });
+    });
+  });
 }

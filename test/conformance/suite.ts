@@ -5,6 +5,11 @@ import type { AnyReceiver, ConformanceTarget, RunningApp, WireResponse } from ".
 
 type Options = Partial<ReceiverOptions<Record<string, object>>>;
 
+function partial(app: RunningApp): NonNullable<RunningApp["sendPartial"]> {
+  if (!app.sendPartial) throw new Error("this target streams the body, so it must be able to send part of one");
+  return app.sendPartial.bind(app);
+}
+
 function errorCode(response: WireResponse): string | undefined {
   return (JSON.parse(response.body) as { error?: { code?: string } }).error?.code;
 }
@@ -47,7 +52,7 @@ export function describeConformance(target: ConformanceTarget): void {
       expect(seen).toHaveLength(1);
       expect(seen[0]?.event).toMatchObject({ id: "evt_valid", data: { id: "msg_valid", status: "delivered" } });
       expect(seen[0]?.context.deliveryKey).toBe("event:evt_valid");
-      expect(Buffer.from(seen[0]?.context.rawBody ?? []).equals(Buffer.from(body))).toBe(true);
+      expect(Buffer.from(seen[0]?.context.verifiedBody ?? []).equals(Buffer.from(body))).toBe(true);
     });
 
     it("accepts the new secret during a rotation and reports which one matched", async () => {
@@ -230,7 +235,7 @@ export function describeConformance(target: ConformanceTarget): void {
       ]);
       const response = await app.send(delivery(new Uint8Array(body)));
       expect(response.status).toBe(200);
-      expect(Buffer.from(seen[0]?.context.rawBody ?? []).equals(body)).toBe(true);
+      expect(Buffer.from(seen[0]?.context.verifiedBody ?? []).equals(body)).toBe(true);
     });
 
     for (const coding of ["gzip", "deflate", "br"] as const) {
@@ -287,20 +292,23 @@ export function describeConformance(target: ConformanceTarget): void {
       expect(seen).toHaveLength(0);
     });
 
-    it("reports a client that went away mid-body as body_truncated, never internal_error", async () => {
-      const { receiver, seen } = recordingReceiver();
-      const reported = new Promise<string>((resolve) => receiver.onError((_error, info) => resolve(info.code)));
-      const app = await start(receiver);
-      const body = eventBody({ id: "evt_gone" });
-      expect(await app.sendPartial(delivery(body), 20, "abort")).toBeUndefined();
-      expect(await reported).toBe("body_truncated");
-      expect(seen).toHaveLength(0);
-    });
+    it.skipIf(target.buffersBody)(
+      "reports a client that went away mid-body as body_truncated, never internal_error",
+      async () => {
+        const { receiver, seen } = recordingReceiver();
+        const reported = new Promise<string>((resolve) => receiver.onError((_error, info) => resolve(info.code)));
+        const app = await start(receiver);
+        const body = eventBody({ id: "evt_gone" });
+        expect(await partial(app)(delivery(body), 20, "abort")).toBeUndefined();
+        expect(await reported).toBe("body_truncated");
+        expect(seen).toHaveLength(0);
+      },
+    );
 
-    it("answers 408 body_timeout to a client that stops sending the body", async () => {
+    it.skipIf(target.buffersBody)("answers 408 body_timeout to a client that stops sending the body", async () => {
       const { receiver, seen } = recordingReceiver({ bodyTimeoutMs: 300 });
       const app = await start(receiver);
-      const answer = await app.sendPartial(delivery(eventBody({ id: "evt_slow" })), 20, "stall");
+      const answer = await partial(app)(delivery(eventBody({ id: "evt_slow" })), 20, "stall");
       expect([answer?.status, answer && errorCode(answer)]).toEqual([408, "body_timeout"]);
       expect(seen).toHaveLength(0);
     });

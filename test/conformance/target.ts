@@ -24,7 +24,7 @@ export interface RunningApp {
    * Announces the whole body in Content-Length but sends only its first `bytes`, then aborts (resolves once the
    * connection is gone, with no answer) or stalls (resolves with the answer the server gives a stalled body).
    */
-  sendPartial(request: WireRequest, bytes: number, ending: PartialEnding): Promise<WireResponse | undefined>;
+  sendPartial?(request: WireRequest, bytes: number, ending: PartialEnding): Promise<WireResponse | undefined>;
   close(): Promise<void>;
 }
 
@@ -36,6 +36,11 @@ export interface ConformanceTarget {
   name: string;
   /** The app with the webhook mounted the way the adapter's README says, for every method, at WEBHOOK_PATH. */
   start(receiver: AnyReceiver): Promise<RunningApp>;
+  /**
+   * The platform reads the whole body before the handler runs (API Gateway, Hapi's `output: "data"`): a client that
+   * stalls or goes away mid-body never reaches the handler, so the partial-body cases do not apply.
+   */
+  buffersBody?: true;
   /** The same app, but with the framework's usual JSON body parser reading the body before the webhook (a mounting mistake). */
   startWithBodyParsedFirst(receiver: AnyReceiver): Promise<RunningApp>;
 }

@@ -23,11 +23,12 @@ const HERE = fileURLToPath(new URL(".", import.meta.url));
 const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
 
 /** The library packages. @tidings/cli (a command, not imported by apps) is not among them. */
-const PACKAGES = ["core", "express", "fastify", "fetch", "koa", "nestjs", "next", "redis"];
+const PACKAGES = ["core", "express", "fastify", "fetch", "h3", "koa", "lambda", "nestjs", "next", "redis"];
 /** What the fixtures import besides @tidings/*: the peers and types an app has, at the versions the repo tests. */
 const PEERS = [
   "express",
   "fastify",
+  "h3",
   "ioredis",
   "@nestjs/common",
   "@nestjs/core",

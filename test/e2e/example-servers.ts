@@ -2,6 +2,7 @@ import { once } from "node:events";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
+import { sign } from "@tidings/core";
 import { createApp as createExpressApp } from "../../examples/express/app";
 import { createApp as createFastifyApp } from "../../examples/fastify/app";
 import { createApp as createHonoApp } from "../../examples/hono/app";
@@ -87,4 +88,19 @@ export interface MessageRecord {
 export async function messageRecord(baseUrl: string, id: string): Promise<MessageRecord | undefined> {
   const response = await fetch(`${baseUrl}/messages/${id}`);
   return response.status === 200 ? ((await response.json()) as MessageRecord) : undefined;
+}
+
+/** POSTs a delivery signed with `secret` whose body changed after signing; resolves to the status and error code. */
+export async function sendTampered(url: URL, secret: string): Promise<[number, string | undefined]> {
+  const body = JSON.stringify({
+    id: "evt_t",
+    type: "message.sent",
+    data: { id: "msg_t", status: "sent", channel: "sms" },
+  });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "service-signature": sign(body, secret) },
+    body: body.replace("sms", "push"),
+  });
+  return [response.status, ((await response.json()) as { error?: { code: string } }).error?.code];
 }

@@ -1,9 +1,8 @@
 import { fileURLToPath } from "node:url";
-import { sign } from "@tidings/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildAndStartNextApp, type RunningNextApp } from "../support/next-app";
 import { tidings } from "./cli";
-import { messageRecord } from "./example-servers";
+import { messageRecord, sendTampered } from "./example-servers";
 
 // examples/next built and started as a user would (next build + next start, the built @tidings packages).
 const APP_DIR = fileURLToPath(new URL("../../examples/next", import.meta.url));
@@ -38,18 +37,7 @@ describe.each(ROUTES)("examples/next $route ($runtime)", ({ route, stores }) => 
   });
 
   it("refuses a tampered body and a GET", async () => {
-    const body = JSON.stringify({
-      id: "evt_t",
-      type: "message.sent",
-      data: { id: "msg_t", status: "sent", channel: "sms" },
-    });
-    const tampered = await fetch(new URL(route, app.url), {
-      method: "POST",
-      headers: { "content-type": "application/json", "service-signature": sign(body, SECRET) },
-      body: body.replace("sms", "push"),
-    });
-    expect(tampered.status).toBe(400);
-    expect(((await tampered.json()) as { error: { code: string } }).error.code).toBe("signature_mismatch");
+    expect(await sendTampered(new URL(route, app.url), SECRET)).toEqual([400, "signature_mismatch"]);
     expect((await fetch(new URL(route, app.url))).status).toBe(405);
   });
 

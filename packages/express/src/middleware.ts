@@ -11,7 +11,7 @@ export function webhookMiddleware<Events extends EventMap>(receiver: Receiver<Ev
   return (req, res, next) => {
     handleNodeRequest(receiver, req, {
       consumedFix: CONSUMED_FIX,
-      rawBody: parsedRawBody(req),
+      decodedBody: parsedRawBody(req),
     })
       .then((result) => writeNodeResponse(res, result))
       .catch(next);

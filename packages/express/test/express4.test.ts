@@ -21,7 +21,7 @@ describe("webhookMiddleware on Express 4", () => {
     const orders = await supertest(server).post("/orders").send({ sku: "a-1" });
 
     expect(response.status).toBe(200);
-    expect(Buffer.from(seen[0]?.rawBody ?? []).equals(delivery.signed)).toBe(true);
+    expect(Buffer.from(seen[0]?.verifiedBody ?? []).equals(delivery.signed)).toBe(true);
     expect(orders.body).toEqual({ parsed: { sku: "a-1" } });
   });
 

@@ -30,7 +30,10 @@ export function webhookHandler(receiver: AnyReceiver) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     // No bytes: Fastify skipped an empty body (core reads the untouched stream), or another scope's parser
     // consumed it (core sees the ended stream and answers 500 body_already_parsed with CONSUMED_FIX).
-    const rawBody = request.body instanceof Uint8Array ? request.body : undefined;
-    return sendResult(reply, await handleNodeRequest(receiver, request.raw, { consumedFix: CONSUMED_FIX, rawBody }));
+    const decodedBody = request.body instanceof Uint8Array ? request.body : undefined;
+    return sendResult(
+      reply,
+      await handleNodeRequest(receiver, request.raw, { consumedFix: CONSUMED_FIX, decodedBody }),
+    );
   };
 }

@@ -25,7 +25,7 @@ describe("the webhook body", () => {
       delivery("/webhooks", body, { payload: gzipSync(body), headers: { "content-encoding": "gzip" } }),
     );
     expect(response.statusCode).toBe(200);
-    expect(Buffer.from(seen[0]?.rawBody ?? []).equals(body)).toBe(true);
+    expect(Buffer.from(seen[0]?.verifiedBody ?? []).equals(body)).toBe(true);
   });
 
   it("may be as large as maxBodyBytes, past Fastify's default 1 MiB bodyLimit", async () => {

@@ -14,7 +14,7 @@ describe("the plugin's own scope", () => {
     const body = Buffer.from(`{ "type": "message.delivered",\n  "id": "evt_spaced" }`);
     const webhook = await app.inject(delivery("/webhooks", body));
     expect(webhook.statusCode).toBe(200);
-    expect(Buffer.from(seen[0]?.rawBody ?? []).equals(body)).toBe(true);
+    expect(Buffer.from(seen[0]?.verifiedBody ?? []).equals(body)).toBe(true);
 
     for (const url of ["/before", "/after"]) {
       const other = await app.inject({ method: "POST", url, payload: { hello: "world" } });
@@ -33,7 +33,7 @@ describe("the plugin's own scope", () => {
 
     const body = eventBody();
     expect((await app.inject(delivery("/webhooks", body))).statusCode).toBe(200);
-    expect(Buffer.from(seen[0]?.rawBody ?? []).equals(body)).toBe(true);
+    expect(Buffer.from(seen[0]?.verifiedBody ?? []).equals(body)).toBe(true);
     const other = await app.inject({ method: "POST", url: "/other", payload: { a: 1 } });
     expect(other.json()).toEqual({ parsedByApp: 7 });
   });

@@ -38,7 +38,7 @@ describe("webhookMiddleware on Koa", () => {
 
     expect([response.status, response.text]).toEqual([200, '{"received":true}']);
     expect(response.headers["content-type"]).toBe("application/json; charset=utf-8");
-    expect(Buffer.from(seen[0]?.rawBody ?? []).equals(delivery.body)).toBe(true);
+    expect(Buffer.from(seen[0]?.verifiedBody ?? []).equals(delivery.body)).toBe(true);
     expect(passedOn).toBe(0);
     await expectOrdersParsed(app);
   });

@@ -12,8 +12,8 @@ const CONSUMED_FIX =
 
 /** Receives one request; a Buffer in `req.rawBody` (Nest's `rawBody` convention) is used when a parser ran first. */
 function receive(receiver: AnyReceiver, req: IncomingMessage & { rawBody?: unknown }): Promise<ReceiveResult> {
-  const rawBody = Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined;
-  return handleNodeRequest(receiver, req, { consumedFix: CONSUMED_FIX, rawBody });
+  const decodedBody = Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined;
+  return handleNodeRequest(receiver, req, { consumedFix: CONSUMED_FIX, decodedBody });
 }
 
 type ExpressHandler = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;

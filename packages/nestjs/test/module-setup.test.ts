@@ -89,7 +89,7 @@ describe("TidingsModule on an Express instance that already parses JSON", () => 
     running = started.running;
     const body = eventBody();
     expect((await deliver(running.url("/webhooks"), body)).status).toBe(200);
-    expect(Buffer.from(started.contexts[0]?.rawBody ?? []).equals(body)).toBe(true);
+    expect(Buffer.from(started.contexts[0]?.verifiedBody ?? []).equals(body)).toBe(true);
   });
 
   it("answers 500 body_already_parsed with the fix when the parser kept nothing", async () => {

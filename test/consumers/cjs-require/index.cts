@@ -6,8 +6,10 @@ import core = require("@tidings/core");
 import expressAdapter = require("@tidings/express");
 import fastifyAdapter = require("@tidings/fastify");
 import fetchAdapter = require("@tidings/fetch");
+import h3Adapter = require("@tidings/h3");
 import koaAdapter = require("@tidings/koa");
 import nestAdapter = require("@tidings/nestjs");
+import lambdaAdapter = require("@tidings/lambda");
 import nextAdapter = require("@tidings/next");
 import redisAdapter = require("@tidings/redis");
 import express = require("express");
@@ -161,7 +163,19 @@ async function main(): Promise<void> {
   check(typeof withRedis.receive === "function", "redis: RedisStore plugs into createReceiver");
   client.disconnect();
 
-  check(handled.join() === "msg_1/sms,msg_2/sms,msg_3/sms,msg_4/sms,msg_5/sms", "every event handled once, typed");
+  // @tidings/h3 with an h3 v2 event (its `req` is the Web Request); @tidings/lambda with an HTTP API event.
+  const h3Handler = h3Adapter.defineWebhookHandler(receiver);
+  const viaH3 = await h3Handler({ req: new Request("http://127.0.0.1/webhooks", delivery(6)) });
+  check(viaH3.status === 200 && h3Handler.__is_handler__, "h3: defineWebhookHandler answers 200 to an h3 v2 event");
+  const lambda = delivery(7);
+  const lambdaEvent = { requestContext: { http: { method: "POST" } }, headers: lambda.headers, body: lambda.body };
+  const viaLambda = await lambdaAdapter.createLambdaHandler(receiver)(lambdaEvent);
+  check(viaLambda.statusCode === 200, "lambda: createLambdaHandler answers 200 to an HTTP API event");
+
+  check(
+    handled.join() === "msg_1/sms,msg_2/sms,msg_3/sms,msg_4/sms,msg_5/sms,msg_6/sms,msg_7/sms",
+    "every event handled once, typed",
+  );
   console.log("cjs-require: ok");
 }
 

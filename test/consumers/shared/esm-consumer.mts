@@ -17,12 +17,15 @@ import {
 import { captureRawBody, webhookMiddleware } from "@tidings/express";
 import tidings from "@tidings/fastify";
 import { createFetchHandler } from "@tidings/fetch";
+import { defineWebhookHandler } from "@tidings/h3";
 import { webhookMiddleware as koaWebhookMiddleware } from "@tidings/koa";
+import { createLambdaHandler } from "@tidings/lambda";
 import { OnDelivery, TIDINGS_RECEIVER, TidingsModule } from "@tidings/nestjs";
 import { createPagesHandler, createRouteHandler } from "@tidings/next";
 import { RedisStore } from "@tidings/redis";
 import express from "express";
 import Fastify from "fastify";
+import { H3 } from "h3";
 import { Redis } from "ioredis";
 import "reflect-metadata";
 import { Inject, Injectable, Module } from "@nestjs/common";
@@ -180,5 +183,17 @@ const withRedis = createReceiver({ secret: SECRET, store: new RedisStore({ clien
 check(typeof withRedis.receive === "function", "redis: RedisStore plugs into createReceiver");
 client.disconnect();
 
-check(handled.join() === "msg_1/sms,msg_2/sms,msg_3/sms,msg_4/sms,msg_5/sms", "every event handled once, typed");
+// @tidings/h3 in an h3 v2 app; @tidings/lambda with an HTTP API (payload 2.0) event.
+const h3App = new H3().post("/webhooks", defineWebhookHandler(receiver));
+const viaH3 = await h3App.fetch(new Request("http://127.0.0.1/webhooks", delivery(6)));
+check(viaH3.status === 200, "h3: defineWebhookHandler answers 200 in an h3 app");
+const lambda = delivery(7);
+const lambdaEvent = { requestContext: { http: { method: "POST" } }, headers: lambda.headers, body: lambda.body };
+const viaLambda = await createLambdaHandler(receiver)(lambdaEvent);
+check(viaLambda.statusCode === 200, "lambda: createLambdaHandler answers 200 to an HTTP API event");
+
+check(
+  handled.join() === "msg_1/sms,msg_2/sms,msg_3/sms,msg_4/sms,msg_5/sms,msg_6/sms,msg_7/sms",
+  "every event handled once, typed",
+);
 console.log(`${process.argv[1]}: ok`);

@@ -1,6 +1,6 @@
-import { contentCodings, decodeBody } from "../body/content-encoding";
 import { type BodyLimits, withinLimit } from "../body/limits";
 import { type NodeRequestLike, readNodeStream } from "../body/node-stream";
+import { decodeWireBody } from "../body/wire-bytes";
 import type { EventMap } from "../receiver/events";
 import type { Receiver } from "../receiver/receiver";
 import type { ReceiveResult } from "./result";
@@ -14,22 +14,18 @@ export interface NodeResponseLike {
 export interface NodeRequestOptions {
   /** How to mount the webhook in this framework so nothing reads the body first. */
   consumedFix: string;
-  /** Bytes another layer already read and decoded (e.g. `express.raw()`); used instead of the stream. */
-  rawBody?: Uint8Array | undefined;
-  /** Bytes another layer read as they came over the wire, Content-Encoding still applied (e.g. Fastify's buffer parser). */
-  wireBody?: Uint8Array | undefined;
+  /** Bytes another layer already read, Content-Encoding undone (e.g. `express.raw()`); used instead of the stream. */
+  decodedBody?: Uint8Array | undefined;
+  /** Bytes another layer read as they were sent, Content-Encoding still applied (e.g. h3's kept buffer). */
+  bodyAsSent?: Uint8Array | undefined;
 }
 
 function bodyReader(request: NodeRequestLike, headers: NodeRequestLike["headers"], options: NodeRequestOptions) {
-  const { rawBody, wireBody, consumedFix } = options;
+  const { decodedBody, bodyAsSent, consumedFix } = options;
   return (limits: BodyLimits): Uint8Array | Promise<Uint8Array> => {
     const { maxBodyBytes } = limits;
-    if (rawBody) return withinLimit(rawBody, maxBodyBytes);
-    if (wireBody) {
-      const codings = contentCodings(headers);
-      const body = withinLimit(wireBody, maxBodyBytes);
-      return codings.length === 0 ? body : decodeBody(body, codings, maxBodyBytes);
-    }
+    if (decodedBody) return withinLimit(decodedBody, maxBodyBytes);
+    if (bodyAsSent) return decodeWireBody(bodyAsSent, headers, maxBodyBytes);
     return readNodeStream(request, headers, { maxBodyBytes, bodyTimeoutMs: limits.bodyTimeoutMs, consumedFix });
   };
 }

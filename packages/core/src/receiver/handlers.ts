@@ -11,8 +11,8 @@ export interface DeliveryContext {
   timestamp: number;
   /** Which configured secret verified the delivery. */
   secretIndex: number;
-  /** The verified body bytes. */
-  rawBody: Uint8Array;
+  /** The body bytes the signature was verified over (Content-Encoding undone). */
+  verifiedBody: Uint8Array;
   headers: HeaderSource;
 }
 

@@ -140,7 +140,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
         deliveryKey: id === undefined ? `signature:${verified.signature}` : `event:${id}`,
         timestamp: verified.timestamp,
         secretIndex: verified.secretIndex,
-        rawBody: signed.content.payload,
+        verifiedBody: signed.content.payload,
         headers,
       };
     } catch (error) {

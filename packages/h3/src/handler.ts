@@ -1,0 +1,38 @@
+import type { EventMap, Receiver } from "@tidings/core";
+import { handleWebRequest } from "@tidings/core/adapter";
+import { handleNodeRequest } from "@tidings/core/node";
+import type { H3EventLike, H3EventV1Like, H3EventV2Like, WebhookEventHandler } from "./events";
+
+const CONSUMED_FIX =
+  "In h3 and Nitro, let the webhook handler be the first to read the request: no middleware may call readBody(), readValidatedBody() or event.req.json()/text() before it (h3 v1 keeps the raw bytes of its own readBody(), so only a Node body parser such as express.json() in front of it loses them).";
+
+// h3 v1's readRawBody() keeps the bytes it read (not decoded, not parsed) on the request under this symbol.
+const H3_V1_RAW_BODY = Symbol.for("h3RawBody");
+
+type CachedRawBody = Promise<Uint8Array | undefined> | undefined;
+
+async function handleV1<Events extends EventMap>(receiver: Receiver<Events>, event: H3EventV1Like) {
+  const webRequest = event.web?.request;
+  if (webRequest) return handleWebRequest(receiver, webRequest, CONSUMED_FIX);
+  const { req } = event.node;
+  const cached = (req as { [H3_V1_RAW_BODY]?: CachedRawBody })[H3_V1_RAW_BODY];
+  const bodyAsSent = cached ? ((await cached) ?? new Uint8Array(0)) : undefined;
+  const result = await handleNodeRequest(receiver, req, { consumedFix: CONSUMED_FIX, bodyAsSent });
+  return new Response(result.body, { status: result.status, headers: result.headers });
+}
+
+/** h3 v2 hands a Web `Request`; h3 v1's event has a deprecated `req` too, but it is Node's request. */
+function isV2(event: H3EventLike): event is H3EventV2Like {
+  return typeof (event as Partial<H3EventV2Like>).req?.arrayBuffer === "function";
+}
+
+/**
+ * A Nuxt/Nitro server route or h3 handler for webhook deliveries, on h3 v2 (Nitro 3) and h3 v1 (Nitro 2, Nuxt 4):
+ * `export default defineWebhookHandler(receiver)` in `server/api/webhooks.post.ts`. Reads the exact bytes, never
+ * parsed JSON. Answers with a `Response`. Never throws.
+ */
+export function defineWebhookHandler<Events extends EventMap>(receiver: Receiver<Events>): WebhookEventHandler {
+  const handler = (event: H3EventLike) =>
+    isV2(event) ? handleWebRequest(receiver, event.req, CONSUMED_FIX) : handleV1(receiver, event);
+  return Object.assign(handler, { __is_handler__: true as const });
+}

@@ -1,0 +1,2 @@
+export type { LambdaHttpEvent, LambdaHttpResult } from "./events";
+export { createLambdaHandler, type LambdaHttpHandler } from "./handler";

@@ -1,0 +1,14 @@
+import { STATUS_CODES } from "node:http";
+import type { ReceiveResult } from "@tidings/core";
+import type { LambdaHttpEvent, LambdaHttpResult } from "./events";
+
+/** The Receiver's answer in the shape the event's source expects. */
+export function lambdaResult(event: LambdaHttpEvent, result: ReceiveResult): LambdaHttpResult {
+  const { status, headers, body } = result;
+  if (event.requestContext?.elb === undefined) return { statusCode: status, headers, body, isBase64Encoded: false };
+  const statusDescription = `${status} ${STATUS_CODES[status] ?? ""}`.trimEnd();
+  if (!event.multiValueHeaders) return { statusCode: status, statusDescription, headers, body, isBase64Encoded: false };
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (const [name, value] of Object.entries(headers)) multiValueHeaders[name] = [value];
+  return { statusCode: status, statusDescription, multiValueHeaders, body, isBase64Encoded: false };
+}

@@ -1,0 +1,13 @@
+import { createReceiver } from "@tidings/core";
+import { createFetchHandler } from "@tidings/fetch";
+import type { APIRoute } from "astro";
+
+// Rendered on demand: a prerendered endpoint would run once at build time, with no request to verify.
+export const prerender = false;
+
+const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET as string });
+receiver.on("message.delivered", (event) => console.log(`delivered ${event.data.id}`));
+const handle = createFetchHandler(receiver);
+
+// The untouched Request: nothing in this endpoint may call request.json() or text() first.
+export const POST: APIRoute = ({ request }) => handle(request);

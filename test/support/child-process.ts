@@ -1,0 +1,70 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+
+export interface ChildServer {
+  /** Everything the process printed so far, stdout and stderr: show it when an assertion fails. */
+  output(): string;
+  close(): Promise<void>;
+}
+
+interface Options {
+  cwd: string;
+  env?: Record<string, string | undefined>;
+}
+
+function collecting(child: ChildProcess, onOutput: (output: string) => void): () => string {
+  let output = "";
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    onOutput(output);
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  return () => output;
+}
+
+/** Runs a command to its end; rejects with everything it printed if it fails. */
+export function runToEnd(command: string, args: string[], { cwd, env }: Options): Promise<string> {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env } });
+  const output = collecting(child, () => {});
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      code === 0 ? resolve(output()) : reject(new Error(`${command} ${args.join(" ")} exited ${code}:\n${output()}`)),
+    );
+  });
+}
+
+/** Starts a server process and resolves once its output satisfies `ready`; fails with its output otherwise. */
+export async function startServer(
+  command: string,
+  args: string[],
+  { cwd, env, ready, timeoutMs = 90_000 }: Options & { ready: (output: string) => boolean; timeoutMs?: number },
+): Promise<ChildServer> {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env } });
+  let started: () => void = () => {};
+  const output = collecting(child, (printed) => {
+    if (ready(printed)) started();
+  });
+  const close = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, "exit");
+    child.kill("SIGTERM");
+    await exited;
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      started = resolve;
+      child.on("error", reject);
+      child.on("exit", (code) => reject(new Error(`${command} exited ${code}:\n${output()}`)));
+      setTimeout(
+        () => reject(new Error(`${command} did not start in ${timeoutMs} ms:\n${output()}`)),
+        timeoutMs,
+      ).unref();
+    });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { output, close };
+}
