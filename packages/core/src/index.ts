@@ -19,7 +19,7 @@ export {
   type MessageEventData,
   type MessageEvents,
 } from "./receiver/events";
-export type { AnyEvent, DeliveryContext, Handler } from "./receiver/handlers";
+export type { AnyEvent, DeliveryContext, DeliveryInfo, Handler } from "./receiver/handlers";
 export { DEFAULT_DONE_TTL_MS, DEFAULT_LEASE_MS, type EventSchemas, type ReceiverOptions } from "./receiver/options";
 export {
   createReceiver,

@@ -7,8 +7,9 @@ import { requirePayloadBytes } from "../payload";
 import type { ClaimResult } from "../store/delivery-store";
 import { prepareChecked } from "../verification";
 import { checkPrepared } from "../verify-async";
+import { Dispatcher } from "./dispatch";
 import type { EventMap, MessageEvents } from "./events";
-import { type AnyEvent, type DeliveryContext, type Handler, HandlerRegistry } from "./handlers";
+import type { AnyEvent, DeliveryContext, Handler } from "./handlers";
 import { type ReceiverOptions, type ResolvedReceiverOptions, resolveReceiverOptions } from "./options";
 import { isPromiseLike } from "./promise-like";
 import { validateEvent } from "./validation";
@@ -42,12 +43,12 @@ const RETRY_LATER = { headers: { "retry-after": "5" } };
 
 export class Receiver<Events extends EventMap = MessageEvents> {
   readonly #options: ResolvedReceiverOptions;
-  readonly #handlers = new HandlerRegistry();
-  readonly #errorHandlers: ErrorHandler[] = [];
+  readonly #dispatcher: Dispatcher<Events, DeliveryContext, ReceiveErrorInfo>;
   #loggedMisconfiguration = false;
 
   constructor(options: ReceiverOptions<Events>) {
     this.#options = resolveReceiverOptions(options);
+    this.#dispatcher = new Dispatcher(this.#options.logger);
   }
 
   /** The largest body, after decoding, that adapters read before answering 413. */
@@ -57,19 +58,19 @@ export class Receiver<Events extends EventMap = MessageEvents> {
 
   /** Runs `handler` for events of these types. Several handlers for one type all run. */
   on<Type extends keyof Events & string>(types: Type | readonly Type[], handler: Handler<Events[Type]>): this {
-    this.#handlers.add(types, handler);
+    this.#dispatcher.on(types, handler);
     return this;
   }
 
   /** Runs `handler` for every verified event, including types with no handler of their own. */
   onAny(handler: Handler<AnyEvent<Events> | DeliveryEvent>): this {
-    this.#handlers.addAny(handler);
+    this.#dispatcher.onAny(handler);
     return this;
   }
 
   /** Hears every failure: rejected deliveries, failed handlers, an unreachable store. */
   onError(handler: ErrorHandler): this {
-    this.#errorHandlers.push(handler);
+    this.#dispatcher.onError(handler);
     return this;
   }
 
@@ -149,7 +150,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     if (claim.state === "in-flight") {
       return errorResult(409, "delivery_in_progress", "Being processed by another request; retry later.", RETRY_LATER);
     }
-    const running = this.#runHandlers(event, context);
+    const running = this.#dispatcher.dispatch(event, context);
     const failures = running instanceof Promise ? await running : running;
     try {
       const settling =
@@ -164,21 +165,6 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     if (failures.length === 0) return ACCEPTED;
     for (const failure of failures) this.#report(failure, { code: "handler_failed", status: 500, event, context });
     return errorResult(500, "handler_failed", HANDLER_FAILED);
-  }
-
-  /** Runs every handler for the event (all of them, even when one fails); what they threw, once they settled. */
-  #runHandlers(event: unknown, context: DeliveryContext): unknown[] | Promise<unknown[]> {
-    const failures: unknown[] = [];
-    const pending: PromiseLike<unknown>[] = [];
-    for (const handler of this.#handlers.for(context.type)) {
-      try {
-        const returned = handler(event, context);
-        if (isPromiseLike(returned)) pending.push(returned.then(undefined, (error) => failures.push(error)));
-      } catch (error) {
-        failures.push(error);
-      }
-    }
-    return pending.length === 0 ? failures : Promise.all(pending).then(() => failures);
   }
 
   #failure(error: unknown, about: { event?: unknown } = {}, issues?: readonly unknown[]): ReceiveResult {
@@ -196,17 +182,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
 
   /** Tells `onError` subscribers; failures of ours nobody subscribed to go to the logger. */
   #report(error: unknown, info: ReceiveErrorInfo, logWhenUnheard = true): void {
-    if (this.#errorHandlers.length === 0) {
-      if (logWhenUnheard) this.#options.logger.error("[tidings]", info.code, error);
-      return;
-    }
-    for (const handler of this.#errorHandlers) {
-      try {
-        handler(error, info);
-      } catch (handlerError) {
-        this.#options.logger.error("[tidings] an onError handler threw", handlerError);
-      }
-    }
+    this.#dispatcher.report(error, info, logWhenUnheard);
   }
 }
 
