@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import packageJson from "../package.json";
 import { registerEmulate } from "./commands/emulate";
+import { registerQueue } from "./commands/queue";
 import { registerSend } from "./commands/send";
 import { registerSign } from "./commands/sign";
 import { CliError, CliExit, type Io, processIo } from "./io";
@@ -21,6 +22,7 @@ export function createProgram(io: Io): Command {
   registerSign(program, io);
   registerSend(program, io);
   registerEmulate(program, io);
+  registerQueue(program, io);
   return program;
 }
 
