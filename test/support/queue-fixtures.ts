@@ -2,8 +2,8 @@ import { appendFileSync, existsSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createReceiver, type DeliveryContext } from "@tidings/core";
-import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
 import type { WorkerContext } from "@tidings/core/dispatch";
+import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
 import { QUEUE_SECRET } from "./queue-scenarios";
 
 // The halves of the fixture processes that do not depend on the engine: a receiver whose one handler enqueues,

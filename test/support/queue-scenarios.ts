@@ -58,7 +58,11 @@ export function startFixture(script: string, env: Record<string, string>): Promi
 }
 
 export function eventBody(id: string): string {
-  return JSON.stringify({ id, type: "message.delivered", data: { id: `msg_${id}`, status: "delivered", channel: "sms" } });
+  return JSON.stringify({
+    id,
+    type: "message.delivered",
+    data: { id: `msg_${id}`, status: "delivered", channel: "sms" },
+  });
 }
 
 /** One delivery as the service sends it: freshly signed, retried (after 5xx, 409 or a refused connection) until 200. */
@@ -91,7 +95,9 @@ export async function deliverEvents(
   { copies = 1, parallel = 64 }: { copies?: number; parallel?: number } = {},
 ): Promise<number[]> {
   const statuses: number[] = [];
-  const jobs = ids.flatMap((id, i) => Array.from({ length: copies }, (_, copy) => ({ id, url: urls[(i + copy) % urls.length] as string })));
+  const jobs = ids.flatMap((id, i) =>
+    Array.from({ length: copies }, (_, copy) => ({ id, url: urls[(i + copy) % urls.length] as string })),
+  );
   let next = 0;
   const lane = async () => {
     while (next < jobs.length) {
