@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runDeliveryCases } from "./lib/cases.mjs";
+import { ensureNodeBinaries, nodeBinary } from "./lib/node-binaries.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const BIN = join(ROOT, "node_modules", ".bin");
-const NODE_VERSIONS = join(HERE, "node-versions");
 
 /**
  * The suites run again on Node 22 and 24, as path filters (project names change, paths less): core, the
@@ -170,38 +170,6 @@ async function testWorkerd() {
 }
 
 /** npm scripts put npm_* settings (prefix, workspace...) in the environment: keep them from the nested install. */
-function cleanNpmEnv() {
-  const keep = new Set(["npm_config_registry", "npm_config_cache", "npm_config_userconfig", "npm_config_globalconfig"]);
-  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) || keep.has(key)));
-}
-
-function nodeBinary(alias) {
-  return join(NODE_VERSIONS, "node_modules", alias, "bin", "node");
-}
-
-function versionOf(binary) {
-  if (!existsSync(binary)) return undefined;
-  return spawnSync(binary, ["-v"], { encoding: "utf8" }).stdout.trim();
-}
-
-/** Installs node-versions/ (its own lock file) unless the binaries it pins are there already. */
-function ensureNodeBinaries() {
-  const lock = JSON.parse(readFileSync(join(NODE_VERSIONS, "package-lock.json"), "utf8"));
-  const wanted = ["node22", "node24"].map((alias) => [alias, `v${lock.packages[`node_modules/${alias}`].version}`]);
-  if (wanted.every(([alias, version]) => versionOf(nodeBinary(alias)) === version)) return;
-  console.log("installing the Node binaries pinned in test/runtimes/node-versions/package-lock.json ...");
-  const install = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], {
-    cwd: NODE_VERSIONS,
-    env: cleanNpmEnv(),
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  if (install.status !== 0) throw new Error(`npm ci in ${NODE_VERSIONS} failed (${install.status})`);
-  for (const [alias, version] of wanted) {
-    const found = versionOf(nodeBinary(alias));
-    if (found !== version) throw new Error(`${nodeBinary(alias)} is ${found ?? "missing"}, want ${version}`);
-  }
-}
-
 let nodeBinariesChecked = false;
 
 /** What core sees in a Node binary, through the built package: getBuiltinModule, and a sync verify. */

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { Readable, Writable } from "node:stream";
 import { sign } from "@tidings/core";
+import { run } from "../../packages/cli/src/program";
 
 // Shared by the BullMQ and pg-boss suites: receiver and worker processes of a package's test fixtures, a sender
 // that delivers like the service (every copy freshly signed, retried until answered 200), and what the workers
@@ -127,20 +129,17 @@ export function readHandled(file: string): HandledRecord[] {
 
 export const eventIds = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}_${i}`);
 
-const CLI = new URL("../../packages/cli/src/bin.ts", import.meta.url).pathname;
-
-/** Runs `tidings …` from the CLI's sources in a new process of this Node binary. */
-export function tidings(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--conditions=@tidings/source", "--import", "tsx", CLI, ...args], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    stdout += chunk;
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve) => child.once("exit", (code) => resolve({ code: code ?? 1, stdout, stderr })));
+/** Runs `tidings …` (the CLI's own `run`, from its sources) in this process, capturing what it writes. */
+export async function tidings(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const output = { stdout: "", stderr: "" };
+  const capture = (stream: "stdout" | "stderr") =>
+    new Writable({
+      write(chunk, _encoding, done) {
+        output[stream] += chunk;
+        done();
+      },
+    });
+  const io = { stdin: Readable.from([]), stdout: capture("stdout"), stderr: capture("stderr") };
+  const code = await run(args, io);
+  return { code, ...output };
 }
