@@ -1,7 +1,7 @@
 // `@tidings/core/dispatch`: what queue packages build on. The Receiver's handler registry and dispatch rule, the job
 // a verified delivery becomes, and the worker half that every engine shares. Node only (the job holds a SHA-256).
 export type { FailedDelivery, QueueAdmin, QueueCounts } from "./queue/admin";
-export { QueueWorker, type QueueWorkerOptions, type WorkerErrorInfo } from "./queue/queue-worker";
+export { type Logger, QueueWorker, type QueueWorkerOptions, type WorkerErrorInfo } from "./queue/queue-worker";
 export {
   type JobRun,
   type QueuedDelivery,
@@ -10,4 +10,4 @@ export {
   type WorkerContext,
 } from "./queue/queued-delivery";
 export { within } from "./queue/within";
-export { Dispatcher, type ErrorListener, type Logger } from "./receiver/dispatch";
+export { Dispatcher, type ErrorListener } from "./receiver/dispatch";

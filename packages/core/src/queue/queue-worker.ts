@@ -1,5 +1,5 @@
 import type { DeliveryEvent } from "../event";
-import { Dispatcher, type ErrorListener, type Logger } from "../receiver/dispatch";
+import { Dispatcher, type ErrorListener } from "../receiver/dispatch";
 import type { EventMap, MessageEvents } from "../receiver/events";
 import type { AnyEvent, Handler } from "../receiver/handlers";
 import { type JobRun, toWorkerContext, type WorkerContext } from "./queued-delivery";
@@ -13,6 +13,10 @@ export interface WorkerErrorInfo {
   context?: WorkerContext;
 }
 
+export interface Logger {
+  error(...values: unknown[]): void;
+}
+
 export interface QueueWorkerOptions {
   /** Where failures nobody listens to with `onError` are logged. Default `console`. */
   logger?: Logger;
@@ -24,10 +28,12 @@ export interface QueueWorkerOptions {
  * engine retries it and, once its attempts are used up, keeps it in its failed set.
  */
 export abstract class QueueWorker<Events extends EventMap = MessageEvents> {
-  readonly #dispatcher: Dispatcher<Events, WorkerContext, WorkerErrorInfo>;
+  readonly #dispatcher = new Dispatcher<Events, WorkerContext>();
+  readonly #errorListeners: ErrorListener<WorkerErrorInfo>[] = [];
+  readonly #logger: Logger;
 
   constructor(options: QueueWorkerOptions = {}) {
-    this.#dispatcher = new Dispatcher(options.logger ?? console);
+    this.#logger = options.logger ?? console;
   }
 
   /** Runs `handler` for jobs of these event types. Several handlers for one type all run. */
@@ -47,7 +53,7 @@ export abstract class QueueWorker<Events extends EventMap = MessageEvents> {
 
   /** Hears every failed run of a job (the engine retries it unless its attempts are used up). */
   onError(listener: ErrorListener<WorkerErrorInfo>): this {
-    this.#dispatcher.onError(listener);
+    this.#errorListeners.push(listener);
     return this;
   }
 
@@ -60,16 +66,28 @@ export abstract class QueueWorker<Events extends EventMap = MessageEvents> {
     try {
       context = toWorkerContext(data, job);
     } catch (error) {
-      this.#dispatcher.report(error, { code: "invalid_job", jobId: job.id, attempt: job.attempt });
+      this.#report(error, { code: "invalid_job", jobId: job.id, attempt: job.attempt });
       throw error;
     }
     const event = (data as { event: unknown }).event;
     const failures = await this.#dispatcher.dispatch(event, context);
     if (failures.length === 0) return;
     for (const failure of failures) {
-      this.#dispatcher.report(failure, { code: "handler_failed", jobId: job.id, attempt: job.attempt, event, context });
+      this.#report(failure, { code: "handler_failed", jobId: job.id, attempt: job.attempt, event, context });
     }
     throw jobFailure(failures);
+  }
+
+  /** Tells `onError` listeners, as a Receiver does; a failure nobody listens to goes to the logger. */
+  #report(error: unknown, info: WorkerErrorInfo): void {
+    if (this.#errorListeners.length === 0) this.#logger.error("[tidings]", info.code, info.jobId, error);
+    for (const listener of this.#errorListeners) {
+      try {
+        listener(error, info);
+      } catch (listenerError) {
+        this.#logger.error("[tidings] an onError handler threw", listenerError);
+      }
+    }
   }
 }
 

@@ -7,7 +7,7 @@ import { requirePayloadBytes } from "../payload";
 import type { ClaimResult } from "../store/delivery-store";
 import { prepareChecked } from "../verification";
 import { checkPrepared } from "../verify-async";
-import { Dispatcher } from "./dispatch";
+import { Dispatcher, type ErrorListener } from "./dispatch";
 import type { EventMap, MessageEvents } from "./events";
 import type { AnyEvent, DeliveryContext, Handler } from "./handlers";
 import { type ReceiverOptions, type ResolvedReceiverOptions, resolveReceiverOptions } from "./options";
@@ -36,19 +36,19 @@ export interface ReceiveErrorInfo {
   context?: DeliveryContext;
 }
 
-export type ErrorHandler = (error: unknown, info: ReceiveErrorInfo) => void;
+export type ErrorHandler = ErrorListener<ReceiveErrorInfo>;
 
 const HANDLER_FAILED = "A handler failed; not marked done, so a retry runs it again.";
 const RETRY_LATER = { headers: { "retry-after": "5" } };
 
 export class Receiver<Events extends EventMap = MessageEvents> {
   readonly #options: ResolvedReceiverOptions;
-  readonly #dispatcher: Dispatcher<Events, DeliveryContext, ReceiveErrorInfo>;
+  readonly #handlers = new Dispatcher<Events, DeliveryContext>();
+  readonly #errorHandlers: ErrorHandler[] = [];
   #loggedMisconfiguration = false;
 
   constructor(options: ReceiverOptions<Events>) {
     this.#options = resolveReceiverOptions(options);
-    this.#dispatcher = new Dispatcher(this.#options.logger);
   }
 
   /** The largest body, after decoding, that adapters read before answering 413. */
@@ -58,19 +58,19 @@ export class Receiver<Events extends EventMap = MessageEvents> {
 
   /** Runs `handler` for events of these types. Several handlers for one type all run. */
   on<Type extends keyof Events & string>(types: Type | readonly Type[], handler: Handler<Events[Type]>): this {
-    this.#dispatcher.on(types, handler);
+    this.#handlers.on(types, handler);
     return this;
   }
 
   /** Runs `handler` for every verified event, including types with no handler of their own. */
   onAny(handler: Handler<AnyEvent<Events> | DeliveryEvent>): this {
-    this.#dispatcher.onAny(handler);
+    this.#handlers.onAny(handler);
     return this;
   }
 
   /** Hears every failure: rejected deliveries, failed handlers, an unreachable store. */
   onError(handler: ErrorHandler): this {
-    this.#dispatcher.onError(handler);
+    this.#errorHandlers.push(handler);
     return this;
   }
 
@@ -150,7 +150,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     if (claim.state === "in-flight") {
       return errorResult(409, "delivery_in_progress", "Being processed by another request; retry later.", RETRY_LATER);
     }
-    const running = this.#dispatcher.dispatch(event, context);
+    const running = this.#handlers.dispatch(event, context);
     const failures = running instanceof Promise ? await running : running;
     try {
       const settling =
@@ -182,7 +182,17 @@ export class Receiver<Events extends EventMap = MessageEvents> {
 
   /** Tells `onError` subscribers; failures of ours nobody subscribed to go to the logger. */
   #report(error: unknown, info: ReceiveErrorInfo, logWhenUnheard = true): void {
-    this.#dispatcher.report(error, info, logWhenUnheard);
+    if (this.#errorHandlers.length === 0) {
+      if (logWhenUnheard) this.#options.logger.error("[tidings]", info.code, error);
+      return;
+    }
+    for (const handler of this.#errorHandlers) {
+      try {
+        handler(error, info);
+      } catch (handlerError) {
+        this.#options.logger.error("[tidings] an onError handler threw", handlerError);
+      }
+    }
   }
 }
 
