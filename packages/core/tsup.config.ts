@@ -2,13 +2,15 @@ import { packageBuild } from "../../config/tsup";
 
 export default [
   // Two entries share one chunk in both formats, so `@tidings/core` and `@tidings/core/node` share one
-  // WebhookVerificationError class (instanceof holds across them) instead of each bundling a copy.
+  // WebhookVerificationError class (instanceof holds across them) instead of each bundling a copy. The declarations
+  // of all three entries come from this build: two builds writing declarations into one folder race.
   packageBuild({
     entry: ["src/index.ts", "src/node.ts"],
+    dts: { entry: ["src/index.ts", "src/node.ts", "src/dispatch.ts"] },
     platform: "neutral",
     splitting: true,
-    clean: ["!dispatch.*"],
+    clean: ["!dispatch.js", "!dispatch.cjs", "!dispatch.js.map", "!dispatch.cjs.map"],
   }),
   // Queue packages' entry, built on its own: sharing the chunks above would grow the main entry's bundle.
-  packageBuild({ entry: ["src/dispatch.ts"], platform: "neutral", clean: false }),
+  packageBuild({ entry: ["src/dispatch.ts"], dts: false, platform: "neutral", clean: false }),
 ];
