@@ -1,9 +1,16 @@
 import { packageBuild } from "../../config/tsup";
 
-// The entries share one chunk in both formats, so `@tidings/core`, `/adapter` and `/node` share one
-// WebhookVerificationError class (instanceof holds across them) instead of each bundling a copy.
-export default packageBuild({
-  entry: ["src/index.ts", "src/adapter.ts", "src/node.ts"],
-  platform: "neutral",
-  splitting: true,
-});
+export default [
+  // The entries share one chunk in both formats, so `@tidings/core`, `/adapter` and `/node` share one
+  // WebhookVerificationError class (instanceof holds across them) instead of each bundling a copy. The declarations
+  // of all four entries come from this build: two builds writing declarations into one folder race.
+  packageBuild({
+    entry: ["src/index.ts", "src/adapter.ts", "src/node.ts"],
+    dts: { entry: ["src/index.ts", "src/adapter.ts", "src/node.ts", "src/dispatch.ts"] },
+    platform: "neutral",
+    splitting: true,
+    clean: ["!dispatch.js", "!dispatch.cjs", "!dispatch.js.map", "!dispatch.cjs.map"],
+  }),
+  // Queue packages' entry, built on its own: sharing the chunks above would grow the main entry's bundle.
+  packageBuild({ entry: ["src/dispatch.ts"], dts: false, platform: "neutral", clean: false }),
+];

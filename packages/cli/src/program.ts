@@ -3,6 +3,7 @@ import packageJson from "../package.json";
 import { registerCheck } from "./commands/check";
 import { registerEmulate } from "./commands/emulate";
 import { registerFixtures } from "./commands/fixtures";
+import { registerQueue } from "./commands/queue";
 import { registerSend } from "./commands/send";
 import { registerSign } from "./commands/sign";
 import { CliError, CliExit, type Io, processIo } from "./io";
@@ -25,6 +26,7 @@ export function createProgram(io: Io): Command {
   registerEmulate(program, io);
   registerCheck(program, io);
   registerFixtures(program, io);
+  registerQueue(program, io);
   return program;
 }
 

@@ -15,7 +15,7 @@ export {
   type MessageEventData,
   type MessageEvents,
 } from "./receiver/events";
-export type { AnyEvent, DeliveryContext, Handler } from "./receiver/handlers";
+export type { AnyEvent, DeliveryContext, DeliveryInfo, Handler } from "./receiver/handlers";
 export {
   DEFAULT_DONE_TTL_MS,
   DEFAULT_HANDLER_TIMEOUT_MS,

@@ -1,13 +1,12 @@
-// The Node 22 and 24 binaries pinned in ../node-versions (the npm registry's `node` package), installed on first use.
-// Shared by run.mjs and the end-to-end suites of apps whose framework needs a newer Node than the machine's.
+// The Node 22 and 24 binaries of node-versions/ (see ../README.md): where they are, and installing them on first use.
+// Shared by run.mjs and by suites that must run on Node ≥ 22 (pg-boss), which can run at the same time under turbo.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const NODE_VERSIONS = fileURLToPath(new URL("../node-versions", import.meta.url));
+const NODE_VERSIONS = fileURLToPath(new URL("../node-versions/", import.meta.url));
 
-/** npm scripts put npm_* settings (prefix, workspace...) in the environment: keep them from the nested install. */
 function cleanNpmEnv() {
   const keep = new Set(["npm_config_registry", "npm_config_cache", "npm_config_userconfig", "npm_config_globalconfig"]);
   return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) || keep.has(key)));
@@ -22,18 +21,44 @@ function versionOf(binary) {
   return spawnSync(binary, ["-v"], { encoding: "utf8" }).stdout.trim();
 }
 
+function installed(wanted) {
+  return wanted.every(([alias, version]) => versionOf(nodeBinary(alias)) === version);
+}
+
+/** One installer at a time: a directory created atomically is the lock; the others wait for it to go. */
+function withInstallLock(install) {
+  const lock = join(NODE_VERSIONS, ".installing");
+  for (let waited = 0; ; waited += 500) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if (error.code !== "EEXIST" || waited > 300_000) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+    }
+  }
+  try {
+    install();
+  } finally {
+    rmdirSync(lock);
+  }
+}
+
 /** Installs node-versions/ (its own lock file) unless the binaries it pins are there already. */
 export function ensureNodeBinaries() {
   const lock = JSON.parse(readFileSync(join(NODE_VERSIONS, "package-lock.json"), "utf8"));
   const wanted = ["node22", "node24"].map((alias) => [alias, `v${lock.packages[`node_modules/${alias}`].version}`]);
-  if (wanted.every(([alias, version]) => versionOf(nodeBinary(alias)) === version)) return;
-  console.log("installing the Node binaries pinned in test/runtimes/node-versions/package-lock.json ...");
-  const install = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], {
-    cwd: NODE_VERSIONS,
-    env: cleanNpmEnv(),
-    stdio: ["ignore", "inherit", "inherit"],
+  if (installed(wanted)) return;
+  withInstallLock(() => {
+    if (installed(wanted)) return;
+    console.log("installing the Node binaries pinned in test/runtimes/node-versions/package-lock.json ...");
+    const install = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], {
+      cwd: NODE_VERSIONS,
+      env: cleanNpmEnv(),
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    if (install.status !== 0) throw new Error(`npm ci in ${NODE_VERSIONS} failed (${install.status})`);
   });
-  if (install.status !== 0) throw new Error(`npm ci in ${NODE_VERSIONS} failed (${install.status})`);
   for (const [alias, version] of wanted) {
     const found = versionOf(nodeBinary(alias));
     if (found !== version) throw new Error(`${nodeBinary(alias)} is ${found ?? "missing"}, want ${version}`);

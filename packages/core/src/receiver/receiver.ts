@@ -9,8 +9,9 @@ import type { ClaimResult } from "../store/delivery-store";
 import { MemoryStoreFullError } from "../store/memory-store";
 import { parseSignedDelivery } from "../verification";
 import { matchSignature } from "../verify-async";
+import { Dispatcher, type ErrorListener, notifyListeners } from "./dispatch";
 import type { EventMap, MessageEvents } from "./events";
-import { type AnyEvent, type DeliveryContext, type Handler, HandlerRegistry } from "./handlers";
+import type { AnyEvent, DeliveryContext, Handler } from "./handlers";
 import { type ReceiverOptions, type ResolvedReceiverOptions, resolveReceiverOptions } from "./options";
 import { isPromiseLike } from "./promise-like";
 import { validateEvent } from "./validation";
@@ -40,7 +41,7 @@ export interface ReceiveErrorInfo {
 }
 
 /** May return a promise: a rejection is logged, never left unhandled. */
-export type ErrorHandler = (error: unknown, info: ReceiveErrorInfo) => unknown;
+export type ErrorHandler = ErrorListener<ReceiveErrorInfo>;
 
 const HANDLER_FAILED = "A handler failed; not marked done, so a retry runs it again.";
 const RETRY_LATER = { headers: { "retry-after": "5" } };
@@ -48,7 +49,7 @@ const STORE_FULL = "Too many deliveries in flight or recently handled to remembe
 
 export class Receiver<Events extends EventMap = MessageEvents> {
   readonly #options: ResolvedReceiverOptions;
-  readonly #handlers = new HandlerRegistry();
+  readonly #handlers = new Dispatcher<Events, DeliveryContext>();
   readonly #errorHandlers: ErrorHandler[] = [];
   #loggedMisconfiguration = false;
 
@@ -68,13 +69,13 @@ export class Receiver<Events extends EventMap = MessageEvents> {
 
   /** Runs `handler` for events of these types. Several handlers for one type all run. */
   on<Type extends keyof Events & string>(types: Type | readonly Type[], handler: Handler<Events[Type]>): this {
-    this.#handlers.add(types, handler);
+    this.#handlers.on(types, handler);
     return this;
   }
 
   /** Runs `handler` for every verified event, including types with no handler of their own. */
   onAny(handler: Handler<AnyEvent<Events> | DeliveryEvent>): this {
-    this.#handlers.addAny(handler);
+    this.#handlers.onAny(handler);
     return this;
   }
 
@@ -165,7 +166,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     if (claim.state === "in-flight") {
       return errorResult("delivery_in_progress", "Being processed by another request; retry later.", RETRY_LATER);
     }
-    const running = this.#runHandlers(event, context);
+    const running = this.#handlers.dispatch(event, context);
     if (!(running instanceof Promise)) return this.#conclude(running, claim.token, event, context);
     return this.#withinHandlerTimeout(
       running.then((failures) => this.#conclude(failures, claim.token, event, context)),
@@ -216,21 +217,6 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     return Promise.race([concluded.finally(() => clearTimeout(timer)), timedOut]);
   }
 
-  /** Runs every handler for the event (all of them, even when one fails); what they threw, once they settled. */
-  #runHandlers(event: unknown, context: DeliveryContext): unknown[] | Promise<unknown[]> {
-    const failures: unknown[] = [];
-    const pending: PromiseLike<unknown>[] = [];
-    for (const handler of this.#handlers.for(context.type)) {
-      try {
-        const returned = handler(event, context);
-        if (isPromiseLike(returned)) pending.push(returned.then(undefined, (error) => failures.push(error)));
-      } catch (error) {
-        failures.push(error);
-      }
-    }
-    return pending.length === 0 ? failures : Promise.all(pending).then(() => failures);
-  }
-
   #failure(error: unknown, about: { event?: unknown } = {}, issues?: readonly unknown[]): ReceiveResult {
     if (error instanceof WebhookVerificationError) {
       if (error.code === "body_already_parsed" && !this.#loggedMisconfiguration) {
@@ -252,16 +238,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       if (logWhenUnheard) this.#options.logger.error("[tidings]", info.code, error);
       return;
     }
-    const { logger } = this.#options;
-    const heardFailure = (handlerError: unknown) => logger.error("[tidings] an onError handler failed", handlerError);
-    for (const handler of this.#errorHandlers) {
-      try {
-        const returned = handler(error, info);
-        if (isPromiseLike(returned)) returned.then(undefined, heardFailure);
-      } catch (handlerError) {
-        heardFailure(handlerError);
-      }
-    }
+    notifyListeners(this.#errorHandlers, error, info, this.#options.logger);
   }
 }
 

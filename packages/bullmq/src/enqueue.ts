@@ -1,0 +1,54 @@
+import type { DeliveryContext } from "@tidings/core";
+import { type QueuedDelivery, toQueuedDelivery, within } from "@tidings/core/dispatch";
+import type { BackoffOptions, JobsOptions } from "bullmq";
+import { jobIdFor } from "./job-id";
+
+export interface EnqueueOptions {
+  /** An enqueue slower than this fails, so the Receiver answers 5xx and the sender retries. Default 5000 ms. */
+  timeoutMs?: number;
+  /** Runs of a job before it stays in the failed set. Default 5. */
+  attempts?: number;
+  /** Delay between runs. Default `{ type: "exponential", delay: 1000 }`: 1 s, 2 s, 4 s, 8 s. */
+  backoff?: BackoffOptions;
+  /**
+   * How long completed jobs are kept, in seconds. A job id refuses a duplicate only while its job exists, so keep
+   * it at least as long as the Receiver remembers deliveries (`doneTtlMs`, 24 h by default). Default 86 400.
+   */
+  keepCompletedSeconds?: number;
+  /** Also put the verified body bytes in the job (base64). Off by default: the body may hold personal data. */
+  keepVerifiedBody?: boolean;
+}
+
+export const ENQUEUE_DEFAULTS = {
+  timeoutMs: 5000,
+  attempts: 5,
+  backoff: { type: "exponential", delay: 1000 },
+  keepCompletedSeconds: 86_400,
+} as const satisfies EnqueueOptions;
+
+/** The part of a BullMQ `Queue` that enqueueing uses. */
+export interface EnqueueTarget {
+  readonly name: string;
+  add(name: string, data: QueuedDelivery, options: JobsOptions): Promise<unknown>;
+}
+
+/**
+ * A Receiver handler that adds one BullMQ job per event, its id derived from the delivery key, and resolves once
+ * Redis has stored it: `receiver.onAny(enqueueTo(queue))`. A failed or slow enqueue throws, so the Receiver
+ * answers 5xx, releases its claim and the sender retries; nothing is acknowledged that is not enqueued.
+ */
+export function enqueueTo(queue: EnqueueTarget, options: EnqueueOptions = {}) {
+  const timeoutMs = options.timeoutMs ?? ENQUEUE_DEFAULTS.timeoutMs;
+  const keepVerifiedBody = options.keepVerifiedBody ?? false;
+  const jobOptions: JobsOptions = {
+    attempts: options.attempts ?? ENQUEUE_DEFAULTS.attempts,
+    backoff: options.backoff ?? ENQUEUE_DEFAULTS.backoff,
+    removeOnComplete: { age: options.keepCompletedSeconds ?? ENQUEUE_DEFAULTS.keepCompletedSeconds },
+    removeOnFail: false,
+  };
+  return async (event: object, context: DeliveryContext): Promise<void> => {
+    const data = toQueuedDelivery(event, context, keepVerifiedBody);
+    const adding = queue.add(context.type, data, { ...jobOptions, jobId: jobIdFor(context.deliveryKey) });
+    await within(adding, timeoutMs, `Adding the job for ${context.deliveryKey} to BullMQ queue ${queue.name}`);
+  };
+}

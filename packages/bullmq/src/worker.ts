@@ -1,0 +1,37 @@
+import type { EventMap, MessageEvents } from "@tidings/core";
+import { QueueWorker, type QueueWorkerOptions } from "@tidings/core/dispatch";
+import { type Job, Worker, type WorkerOptions } from "bullmq";
+
+export interface CreateWorkerOptions extends WorkerOptions, QueueWorkerOptions {
+  /** The queue `enqueueTo` adds to. */
+  queue: string;
+}
+
+/** A BullMQ worker that runs each job's delivery through the same typed handlers as a Receiver. */
+export class DeliveryWorker<Events extends EventMap = MessageEvents> extends QueueWorker<Events> {
+  /** The underlying BullMQ Worker, for its events (`completed`, `failed`, `error`…). */
+  readonly worker: Worker;
+
+  constructor({ queue, logger, ...workerOptions }: CreateWorkerOptions) {
+    super(logger ? { logger } : {});
+    // attemptsStarted counts every run, a rerun after the worker died included; attemptsMade only failed ones.
+    this.worker = new Worker(
+      queue,
+      (job: Job) =>
+        this.run(job.data, { id: job.id ?? "", attempt: Math.max(job.attemptsStarted, job.attemptsMade + 1) }),
+      workerOptions,
+    );
+  }
+
+  /** Stops taking jobs and resolves once the running ones have finished. */
+  close(): Promise<void> {
+    return this.worker.close();
+  }
+}
+
+/** Starts a worker on the queue; register handlers right away (`worker.on(type, handler)`), before any await. */
+export function createWorker<Events extends EventMap = MessageEvents>(
+  options: CreateWorkerOptions,
+): DeliveryWorker<Events> {
+  return new DeliveryWorker<Events>(options);
+}

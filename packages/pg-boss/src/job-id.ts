@@ -1,0 +1,17 @@
+import { createHash } from "node:crypto";
+
+// The namespace of Tidings' job ids (a random UUID, fixed forever: changing it would change every job id).
+const NAMESPACE = Buffer.from("3b0f9a6e5c2d4e1f8a7b6c5d4e3f2a1b", "hex");
+
+/**
+ * The pg-boss job id of a delivery: a name-based (version 5) UUID of its dedup key, the same on every receiver
+ * instance, so a second `send` of the event adds nothing for as long as the job row is kept. (A `singletonKey`
+ * only guards jobs still queued or active, not completed ones.)
+ */
+export function jobIdFor(deliveryKey: string): string {
+  const bytes = createHash("sha1").update(NAMESPACE).update(deliveryKey).digest().subarray(0, 16);
+  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x50;
+  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
+  const hex = bytes.toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,69 @@
+import type { EventMap, MessageEvents } from "@tidings/core";
+import { QueueWorker, type QueueWorkerOptions } from "@tidings/core/dispatch";
+import type { Job, JobResult, PgBoss, WorkOptions } from "pg-boss";
+
+type EngineWorkOptions = Omit<WorkOptions, "batchSize" | "localConcurrency" | "perJobResults" | "transactional">;
+
+export interface CreateWorkerOptions extends QueueWorkerOptions, EngineWorkOptions {
+  /** Your started PgBoss instance. */
+  boss: Pick<PgBoss, "createQueue" | "work" | "offWork">;
+  /** The queue `enqueueTo` sends to. */
+  queue: string;
+  /**
+   * Jobs run at once: each fetch takes up to this many, runs them together and settles each on its own; the next
+   * fetch follows at once while fetches come back full. Default 1.
+   */
+  concurrency?: number;
+}
+
+/** A pg-boss worker that runs each job's delivery through the same typed handlers as a Receiver. */
+export class DeliveryWorker<Events extends EventMap = MessageEvents> extends QueueWorker<Events> {
+  /** Resolves once the worker polls the queue (created if missing); rejects if it could not start. */
+  readonly ready: Promise<void>;
+  readonly #stop: () => Promise<void>;
+
+  constructor({ boss, queue, concurrency = 1, logger, ...workOptions }: CreateWorkerOptions) {
+    super(logger ? { logger } : {});
+    const options = {
+      ...workOptions,
+      batchSize: concurrency,
+      perJobResults: true,
+      burstWhenBatchFull: true,
+    } as const;
+    // retryCount goes up each time the job is claimed again, a rerun after its worker died included.
+    const settle = async (job: Job<unknown>): Promise<JobResult> => {
+      try {
+        await this.run(job.data, { id: job.id, attempt: job.retryCount + 1 });
+        return { id: job.id, status: "completed" };
+      } catch (error) {
+        return { id: job.id, status: "failed", output: errorOutput(error) };
+      }
+    };
+    const workId = boss
+      .createQueue(queue)
+      .then(() => boss.work<unknown>(queue, options, (jobs) => Promise.all(jobs.map(settle))));
+    this.ready = workId.then(() => undefined);
+    this.ready.catch((error: unknown) =>
+      (logger ?? console).error("[tidings] the pg-boss worker did not start", error),
+    );
+    this.#stop = async () => boss.offWork(queue, { id: await workId, wait: true });
+  }
+
+  /** Stops taking jobs and resolves once the running ones have finished. */
+  close(): Promise<void> {
+    return this.#stop();
+  }
+}
+
+/** What pg-boss keeps as a failed run's output, as it does for a thrown error: `tidings queue failed` shows `message`. */
+function errorOutput(error: unknown): { message: string; name?: string; stack?: string } {
+  if (!(error instanceof Error)) return { message: String(error) };
+  return { message: error.message, name: error.name, ...(error.stack ? { stack: error.stack } : {}) };
+}
+
+/** Starts a worker on the queue; register handlers right away (`worker.on(type, handler)`), before any await. */
+export function createWorker<Events extends EventMap = MessageEvents>(
+  options: CreateWorkerOptions,
+): DeliveryWorker<Events> {
+  return new DeliveryWorker<Events>(options);
+}

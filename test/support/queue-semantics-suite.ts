@@ -1,0 +1,261 @@
+import { createHash } from "node:crypto";
+import { createReceiver, type DeliveryContext, sign } from "@tidings/core";
+import type { QueueWorker, WorkerContext } from "@tidings/core/dispatch";
+import { afterEach, describe, expect, it } from "vitest";
+import { eventBody, QUEUE_SECRET, tidings } from "./queue-scenarios";
+
+export interface EnqueueSettings {
+  attempts?: number;
+  keepVerifiedBody?: boolean;
+  timeoutMs?: number;
+}
+
+export interface JobView {
+  state: string;
+  data: Record<string, unknown>;
+  /** The last error the engine kept, for a failed job. */
+  error?: string;
+}
+
+/** One fresh queue of an engine, as the semantics suite drives it. */
+export interface OpenQueue {
+  name: string;
+  /** `enqueueTo(...)` on this queue, retries without delay. */
+  enqueuer(settings?: EnqueueSettings): (event: object, context: DeliveryContext) => Promise<void>;
+  /** `createWorker(...)` on this queue, quiet logger. */
+  worker(): QueueWorker;
+  jobIdFor(deliveryKey: string): string;
+  job(id: string): Promise<JobView | undefined>;
+  jobCount(): Promise<number>;
+  /** Adds a job that enqueueTo did not write. */
+  addStray(id: string): Promise<void>;
+  /** `--redis URL` or `--postgres URL`. */
+  cliTarget: string[];
+  close(): Promise<void>;
+}
+
+export interface EngineSemantics {
+  name: string;
+  open(): Promise<OpenQueue>;
+  stopServer(): Promise<void>;
+  startServer(): Promise<void>;
+}
+
+const quiet = { error() {} };
+
+function delivery(id: string) {
+  const body = eventBody(id);
+  return { rawBody: new TextEncoder().encode(body), headers: { "service-signature": sign(body, QUEUE_SECRET) } };
+}
+
+const digest = (id: string) => createHash("sha256").update(eventBody(id)).digest("hex");
+
+/** What every engine package must do, on its real engine: enqueue, dedup, bounded enqueue, worker semantics, CLI. */
+export function describeQueueSemantics(engine: EngineSemantics): void {
+  const closing: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const thing of closing.splice(0)) await thing.close();
+  });
+
+  async function open() {
+    const queue = await engine.open();
+    closing.push(queue);
+    const receiver = (settings?: EnqueueSettings) =>
+      createReceiver({ secret: QUEUE_SECRET, logger: quiet }).onAny(queue.enqueuer(settings));
+    const worker = () => {
+      const created = queue.worker();
+      closing.unshift(created);
+      return created;
+    };
+    const settled = async (id: string) => {
+      await expect.poll(async () => (await queue.job(id))?.state, { timeout: 20_000 }).toMatch(/completed|failed/);
+      return (await queue.job(id)) as JobView;
+    };
+    return { queue, receiver, worker, settled };
+  }
+
+  describe(`enqueueTo (${engine.name})`, () => {
+    it("adds one job per event, its id from the delivery key, holding the verified event and the body's digest", async () => {
+      const { queue, receiver } = await open();
+      expect((await receiver().receive(delivery("evt_1"))).status).toBe(200);
+      expect((await queue.job(queue.jobIdFor("event:evt_1")))?.data).toEqual({
+        event: JSON.parse(eventBody("evt_1")),
+        type: "message.delivered",
+        deliveryKey: "event:evt_1",
+        timestamp: expect.any(Number),
+        secretIndex: 0,
+        verifiedBodySha256: digest("evt_1"),
+      });
+    });
+
+    it("keeps the raw body only when asked", async () => {
+      const { queue, receiver } = await open();
+      await receiver({ keepVerifiedBody: true }).receive(delivery("evt_raw"));
+      const data = (await queue.job(queue.jobIdFor("event:evt_raw")))?.data;
+      expect(Buffer.from(data?.verifiedBody as string, "base64").toString()).toBe(eventBody("evt_raw"));
+    });
+
+    it("one job when each receiver has its own store, and when a receiver forgot the event: the engine refuses the second", async () => {
+      const { queue, receiver, worker } = await open();
+      const results = await Promise.all(
+        [receiver(), receiver(), receiver()].map((r) => r.receive(delivery("evt_dup"))),
+      );
+      expect(results.map((result) => result.status)).toEqual([200, 200, 200]);
+      const handled: string[] = [];
+      worker().onAny((_event, context) => {
+        handled.push(context.deliveryKey);
+      });
+      await expect.poll(() => handled.length, { timeout: 20_000 }).toBe(1);
+      expect((await receiver().receive(delivery("evt_dup"))).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(handled).toEqual(["event:evt_dup"]);
+      expect(await queue.jobCount()).toBe(1);
+    });
+
+    it("server down: the enqueue gives up after timeoutMs, the Receiver answers 500 and releases its claim", async () => {
+      const { queue, receiver } = await open();
+      const receiving = receiver({ timeoutMs: 300 });
+      await receiving.receive(delivery("evt_warm")); // the queue exists and the client is connected
+      const errors: string[] = [];
+      receiving.onError((error) => errors.push((error as Error).message));
+      await engine.stopServer();
+      try {
+        const during = await receiving.receive(delivery("evt_down"));
+        expect([during.status, JSON.parse(during.body).error.code]).toEqual([500, "handler_failed"]);
+        expect(errors).toHaveLength(1);
+      } finally {
+        await engine.startServer();
+      }
+      // Released: the sender's retry is processed (a kept claim would answer 409).
+      await expect
+        .poll(async () => (await receiving.receive(delivery("evt_down"))).status, { timeout: 20_000 })
+        .toBe(200);
+      expect(await queue.job(queue.jobIdFor("event:evt_down"))).toBeDefined();
+    });
+  });
+
+  describe(`createWorker (${engine.name})`, () => {
+    it("hands each handler the event and its context: type, deliveryKey, attempt, jobId, the body's digest", async () => {
+      const { queue, receiver, worker } = await open();
+      await receiver().receive(delivery("evt_ctx"));
+      const seen: [unknown, WorkerContext][] = [];
+      worker().on("message.delivered", (event, context) => {
+        seen.push([event.data.id, context]);
+      });
+      await expect.poll(() => seen.length, { timeout: 20_000 }).toBe(1);
+      expect(seen[0]).toEqual([
+        "msg_evt_ctx",
+        {
+          type: "message.delivered",
+          deliveryKey: "event:evt_ctx",
+          timestamp: expect.any(Number),
+          secretIndex: 0,
+          attempt: 1,
+          jobId: queue.jobIdFor("event:evt_ctx"),
+          verifiedBodySha256: digest("evt_ctx"),
+        },
+      ]);
+    });
+
+    it("a handler failing twice then succeeding: runs 1, 2, 3, one success, the job completed", async () => {
+      const { queue, receiver, worker, settled } = await open();
+      await receiver().receive(delivery("evt_flaky"));
+      const attempts: number[] = [];
+      const reported: unknown[] = [];
+      let succeeded = 0;
+      worker()
+        .on("message.delivered", (_event, { attempt }) => {
+          attempts.push(attempt);
+          if (attempt < 3) throw new Error(`attempt ${attempt} failed`);
+          succeeded++;
+        })
+        .onError((_error, info) => reported.push([info.code, info.attempt, info.jobId]));
+      const jobId = queue.jobIdFor("event:evt_flaky");
+      expect((await settled(jobId)).state).toBe("completed");
+      expect(attempts).toEqual([1, 2, 3]);
+      expect(succeeded).toBe(1);
+      expect(reported).toEqual([
+        ["handler_failed", 1, jobId],
+        ["handler_failed", 2, jobId],
+      ]);
+    });
+
+    it("every handler runs even when one fails; the job fails with both errors, and every run runs them all", async () => {
+      const { queue, receiver, worker, settled } = await open();
+      await receiver({ attempts: 2 }).receive(delivery("evt_both"));
+      const runs: string[] = [];
+      worker()
+        .on("message.delivered", () => {
+          runs.push("a");
+          throw new Error("a broke");
+        })
+        .onAny(async () => {
+          runs.push("b");
+          throw new Error("b broke");
+        });
+      const job = await settled(queue.jobIdFor("event:evt_both"));
+      expect([job.state, job.error]).toEqual(["failed", "2 handlers failed: a broke; b broke"]);
+      expect(runs).toEqual(["a", "b", "a", "b"]);
+    });
+
+    it("a job that enqueueTo did not write fails with a clear error", async () => {
+      const { queue, worker } = await open();
+      const id = queue.jobIdFor("stray");
+      await queue.addStray(id);
+      const errors: unknown[] = [];
+      worker().onError((error, info) => errors.push([info.code, (error as Error).message]));
+      await expect
+        .poll(() => errors, { timeout: 20_000 })
+        .toEqual([["invalid_job", `Job ${id} does not hold a delivery enqueued by enqueueTo()`]]);
+    });
+
+    it("close() lets the running job finish before it resolves", async () => {
+      const { queue, receiver, worker } = await open();
+      await receiver().receive(delivery("evt_close"));
+      let started = false;
+      let finished = false;
+      const running = worker().onAny(async () => {
+        started = true;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        finished = true;
+      });
+      await expect.poll(() => started, { timeout: 20_000 }).toBe(true);
+      await running.close();
+      expect(finished).toBe(true);
+      expect((await queue.job(queue.jobIdFor("event:evt_close")))?.state).toBe("completed");
+    });
+  });
+
+  describe(`tidings queue (${engine.name})`, () => {
+    it("failed lists a job that used up its attempts; retry re-runs it once fixed; stats counts", async () => {
+      const { queue, receiver, worker, settled } = await open();
+      await receiver({ attempts: 2 }).receive(delivery("evt_dead"));
+      let broken = true;
+      const handled: string[] = [];
+      worker().onAny((_event, { deliveryKey }) => {
+        if (broken) throw new Error("downstream API refused the call");
+        handled.push(deliveryKey);
+      });
+      const jobId = queue.jobIdFor("event:evt_dead");
+      expect((await settled(jobId)).state).toBe("failed");
+      const target = [...queue.cliTarget, "--queue", queue.name];
+      const failed = await tidings(["queue", "failed", ...target]);
+      expect(failed.code, failed.stderr).toBe(0);
+      expect(failed.stdout).toMatch(/^id\s+type\s+attempts\s+last error\n/);
+      expect(failed.stdout).toContain(jobId);
+      expect(failed.stdout).toMatch(/message\.delivered\s+2\s+downstream API refused the call\n$/);
+      expect((await tidings(["queue", "stats", ...target])).stdout).toMatch(/failed\s+1\n/);
+
+      broken = false;
+      const retried = await tidings(["queue", "retry", jobId, ...target]);
+      expect([retried.code, retried.stdout]).toEqual([0, `1 job(s) back in ${queue.name}\n`]);
+      await expect.poll(() => handled, { timeout: 20_000 }).toEqual(["event:evt_dead"]);
+      await settled(jobId);
+      expect((await tidings(["queue", "stats", ...target])).stdout).toBe(
+        "waiting   0\nactive    0\ncompleted 1\nfailed    0\n",
+      );
+      expect((await tidings(["queue", "failed", ...target])).stdout).toBe(`no failed jobs in ${queue.name}\n`);
+      expect((await tidings(["queue", "retry", "--all", ...target])).stdout).toBe(`0 job(s) back in ${queue.name}\n`);
+    });
+  });
+}
