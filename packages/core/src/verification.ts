@@ -1,6 +1,6 @@
 import type { SignatureMatch, SignedContent } from "./crypto/signed-content";
 import { WebhookVerificationError } from "./errors";
-import { parseHeaderDetailed } from "./header";
+import { parseHeaderDetailed, type SignatureHeaderInput } from "./header";
 import { requirePayloadBytes } from "./payload";
 import { normalizeSecrets, type Secret } from "./secrets";
 import { assertWithinTolerance, resolveTolerance, type VerifyOptions } from "./tolerance";
@@ -27,7 +27,7 @@ export interface PreparedVerification {
 
 export function prepareVerification(
   payload: unknown,
-  header: string | null | undefined,
+  header: SignatureHeaderInput,
   secret: Secret,
   options: VerifyOptions | undefined,
 ): PreparedVerification {
@@ -39,7 +39,7 @@ export function prepareVerification(
 /** For callers that checked the secrets and the tolerance once, at setup (the Receiver), not per delivery. */
 export function prepareChecked(
   payload: Uint8Array,
-  header: string | null | undefined,
+  header: SignatureHeaderInput,
   secrets: readonly string[],
   toleranceSeconds: number,
 ): PreparedVerification {

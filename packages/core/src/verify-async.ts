@@ -1,6 +1,7 @@
 import { findNodeCrypto, matchWithNodeCrypto } from "./crypto/node-crypto";
 import type { SignatureMatcher } from "./crypto/signed-content";
 import { matchWithWebCrypto } from "./crypto/web-crypto";
+import type { SignatureHeaderInput } from "./header";
 import type { Secret } from "./secrets";
 import type { VerifyOptions } from "./tolerance";
 import {
@@ -39,7 +40,7 @@ export function checkPrepared(
 /** Verifies a delivery in any runtime: Node, Bun, Deno, edge functions, Cloudflare Workers. Same rules as `verify`. */
 export async function verifyAsync(
   payload: unknown,
-  header: string | null | undefined,
+  header: SignatureHeaderInput,
   secret: Secret,
   options?: VerifyOptions,
 ): Promise<VerifyResult> {
@@ -49,7 +50,7 @@ export async function verifyAsync(
 /** `verifyAsync` that resolves to `{ ok: false, error }` instead of rejecting with a `WebhookVerificationError`. */
 export function safeVerifyAsync(
   payload: unknown,
-  header: string | null | undefined,
+  header: SignatureHeaderInput,
   secret: Secret,
   options?: VerifyOptions,
 ): Promise<SafeVerifyResult> {

@@ -83,7 +83,11 @@ async function decodeWithStreams(bytes: Uint8Array, coding: ContentCoding, maxBo
     if (Decompression === undefined) throw new TypeError("no DecompressionStream");
     stream = new Decompression(STREAM_FORMATS[coding] as CompressionFormat);
   } catch {
-    throw unsupported(coding);
+    // Next.js's Edge runtime, for one, has a DecompressionStream that refuses every format.
+    throw new WebhookVerificationError(
+      "unsupported_encoding",
+      `This runtime cannot decode Content-Encoding "${coding}": it has no DecompressionStream for it. Send the body uncompressed, or receive it on a runtime with node:zlib.`,
+    );
   }
   try {
     return await readStreamWithin(

@@ -16,7 +16,8 @@ export interface DeliveryContext {
   headers: HeaderSource;
 }
 
-export type Handler<Event> = (event: Event, context: DeliveryContext) => void | Promise<void>;
+/** What it returns is ignored, except that a promise is awaited (a row from a database write is fine). */
+export type Handler<Event> = (event: Event, context: DeliveryContext) => unknown;
 
 /** Every event of a map, as a union: what `onAny` handlers receive. */
 export type AnyEvent<Events extends EventMap> = Events[keyof Events];
