@@ -39,11 +39,12 @@ export function parseHeaderDetailed(header: SignatureHeaderInput): ParsedSignatu
   }
   // Any other header (several v1, spaces, other order or names, a broken rule) takes the general path, which owns
   // every error; for the headers matched above, both paths return the same result.
-  return parseGeneral(typeof header === "object" && header !== null ? header.join(",") : header);
+  // An array's toString joins its values with commas, which is how repeated header values combine.
+  return parseGeneral(header?.toString());
 }
 
 /** Any header: pairs in any order, spaces around them, other names ignored; throws on anything unusable. */
-function parseGeneral(header: string | null | undefined): ParsedSignatureHeader {
+function parseGeneral(header: string | undefined): ParsedSignatureHeader {
   if (typeof header !== "string" || header.trim() === "") {
     throw new WebhookVerificationError("missing_header", "No Service-Signature header.");
   }

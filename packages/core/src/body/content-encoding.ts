@@ -14,11 +14,8 @@ const CODINGS: Readonly<Record<string, ContentCoding | "identity">> = {
   identity: "identity",
 };
 
-function unsupported(coding: string): WebhookVerificationError {
-  return new WebhookVerificationError(
-    "unsupported_encoding",
-    `Content-Encoding "${coding}" is not supported; use gzip, deflate or none.`,
-  );
+function unsupported(coding: string, why = "is not supported; use gzip, deflate or none"): WebhookVerificationError {
+  return new WebhookVerificationError("unsupported_encoding", `Content-Encoding "${coding}" ${why}.`);
 }
 
 /** The codings applied to the body, in the order they were applied; 415 for any we cannot undo. */
@@ -84,10 +81,7 @@ async function decodeWithStreams(bytes: Uint8Array, coding: ContentCoding, maxBo
     stream = new Decompression(STREAM_FORMATS[coding] as CompressionFormat);
   } catch {
     // Next.js's Edge runtime, for one, has a DecompressionStream that refuses every format.
-    throw new WebhookVerificationError(
-      "unsupported_encoding",
-      `This runtime cannot decode Content-Encoding "${coding}": it has no DecompressionStream for it. Send the body uncompressed, or receive it on a runtime with node:zlib.`,
-    );
+    throw unsupported(coding, "cannot be decoded by this runtime");
   }
   try {
     return await readStreamWithin(
