@@ -12,7 +12,12 @@ export function importedPackages(code) {
   const specifiers = [...code.matchAll(statements)].map((match) => match[1]);
   return specifiers
     .filter((specifier) => !specifier.startsWith(".") && !specifier.startsWith("node:"))
-    .map((specifier) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/"));
+    .map((specifier) =>
+      specifier
+        .split("/")
+        .slice(0, specifier.startsWith("@") ? 2 : 1)
+        .join("/"),
+    );
 }
 
 /** The packages a Markdown file tells the reader to install (`npm i …` / `npm install …` lines in `sh` blocks). */

@@ -29,7 +29,9 @@ function userEnvironment(cache) {
 function run(command, args, cwd, env) {
   const result = spawnSync(command, args, { cwd, env, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
   if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(" ")} failed (${result.status ?? result.signal}):\n${result.stdout}${result.stderr}`);
+    throw new Error(
+      `${command} ${args.join(" ")} failed (${result.status ?? result.signal}):\n${result.stdout}${result.stderr}`,
+    );
   }
   return result.stdout;
 }
