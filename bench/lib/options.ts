@@ -1,5 +1,5 @@
 /** What to run and for how long: `--quick` (CI: every benchmark once, tiny durations) or the full measurement. */
-export type SuiteName = "verify" | "http" | "memory";
+export type SuiteName = "verify" | "http" | "memory" | "instructions";
 
 export interface VerifySettings {
   rounds: number;
@@ -38,6 +38,13 @@ export interface MemorySettings {
   storeKeys: number;
 }
 
+export interface InstructionSettings {
+  /** Requests per route before the first window, not counted. */
+  warmupRequests: number;
+  windows: number;
+  windowRequests: number;
+}
+
 export interface Options {
   quick: boolean;
   suites: ReadonlySet<SuiteName>;
@@ -48,9 +55,10 @@ export interface Options {
   verify: VerifySettings;
   http: HttpSettings;
   memory: MemorySettings;
+  instructions: InstructionSettings;
 }
 
-const SUITES: readonly SuiteName[] = ["verify", "http", "memory"];
+const SUITES: readonly SuiteName[] = ["verify", "http", "memory", "instructions"];
 const KIB = 1024;
 const SIZES = [256, 4 * KIB, 64 * KIB, 1024 * KIB] as const;
 
@@ -66,12 +74,19 @@ function positiveInteger(text: string | undefined, name: string): number | undef
   return number;
 }
 
+/** Fewer warm-up requests left some servers still tiering up (Next.js Pages' counts moved by 15 % after 3,000). */
+export function instructionSettings(quick: boolean): InstructionSettings {
+  return quick
+    ? { warmupRequests: 50, windows: 1, windowRequests: 20 }
+    : { warmupRequests: 8_000, windows: 5, windowRequests: 1_000 };
+}
+
 export function parseOptions(args: readonly string[], defaultOut: string, frameworkIds: readonly string[]): Options {
   const known = /^--(quick|only=.+|frameworks=.+|rounds=.+|out=.+)$/;
   const unknown = args.filter((arg) => !known.test(arg));
   if (unknown.length > 0) {
     throw new Error(
-      `Unknown argument(s) ${unknown.join(" ")}; use --quick, --only=verify,http,memory, --frameworks=${frameworkIds.join(",")}, --rounds=N, --out=FILE`,
+      `Unknown argument(s) ${unknown.join(" ")}; use --quick, --only=${SUITES.join(",")}, --frameworks=${frameworkIds.join(",")}, --rounds=N, --out=FILE`,
     );
   }
   const quick = args.includes("--quick");
@@ -118,5 +133,6 @@ export function parseOptions(args: readonly string[], defaultOut: string, framew
           freshServers: true,
           storeKeys: 100_000,
         },
+    instructions: instructionSettings(quick),
   };
 }
