@@ -1,6 +1,6 @@
 import type { Child } from "../lib/children";
 import type { HttpSettings } from "../lib/options";
-import { median, type Summary, summarize } from "../lib/stats";
+import { median, rotate, type Summary, summarize } from "../lib/stats";
 import type { Framework } from "./apps";
 import { forEachFramework, type MeasuredRun, measure, type ServerHandle, startServer } from "./fleet";
 import { ROUTES, type Route } from "./routes";
@@ -61,11 +61,6 @@ interface RoundTotals {
   p99: number;
   clientCpu: number;
   runs: number;
-}
-
-function rotate<T>(items: readonly T[], by: number): T[] {
-  const shift = by % items.length;
-  return [...items.slice(shift), ...items.slice(0, shift)];
 }
 
 let runCounter = 0;

@@ -1,7 +1,7 @@
 import { Bench } from "tinybench";
 import { SECRET } from "../lib/deliveries";
 import type { VerifySettings } from "../lib/options";
-import { median, type Summary, summarize } from "../lib/stats";
+import { median, rotate, type Summary, summarize } from "../lib/stats";
 import { buildCases, type CaseGroup, type VerifyCase } from "./cases";
 import { stripeVerifier } from "./peers";
 
@@ -29,12 +29,6 @@ export interface VerifyResults {
 
 type Log = (line: string) => void;
 type PerRow = Map<string, number[]>;
-
-/** Rotating the order each pass spreads the machine's drifts over every row instead of always the last one. */
-function rotate<T>(items: readonly T[], by: number): T[] {
-  const shift = by % items.length;
-  return [...items.slice(shift), ...items.slice(0, shift)];
-}
 
 function push(map: PerRow, key: string, value: number): void {
   const values = map.get(key);
