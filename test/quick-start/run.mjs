@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run test:quick-start`: the README's Quick start, as a new user runs it. Clones the repository (its committed
 // HEAD) into a temporary folder, reads the commands out of the clone's README.md (the first `sh` block under
-// "## Quick start"), runs them there with an empty npm cache, and checks the demo's final line; then runs the
+// its "Quick start" heading), runs them there with an empty npm cache, and checks the demo's final line; then runs the
 // command the README shows for the CLI. Nothing here repeats the commands: README and reality cannot drift apart.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -12,12 +12,16 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const DEMO_LAST_LINE = "Every message reached its final status.";
 
-/** The commands of the first `sh` block in the README's "## Quick start" section. */
+/** The commands of the first `sh` block under the README's "Quick start" heading, before any other heading. */
 function quickStartCommands(readme) {
-  const section = readme.split(/^## /m).find((part) => part.startsWith("Quick start\n"));
-  const block = section && /^```sh\n([\s\S]*?)^```$/m.exec(section);
-  if (!block?.[1]) throw new Error('README.md has no ```sh block under "## Quick start"');
-  return block[1];
+  const lines = readme.split("\n");
+  const heading = lines.findIndex((line) => /^#{1,6} Quick start\b/.test(line));
+  const start = lines.findIndex((line, index) => index > heading && (line === "```sh" || /^#{1,6} /.test(line)));
+  const end = lines.findIndex((line, index) => index > start && line === "```");
+  if (heading < 0 || start < 0 || lines[start] !== "```sh" || end < 0) {
+    throw new Error('README.md has no ```sh block under a "Quick start" heading');
+  }
+  return `${lines.slice(start + 1, end).join("\n")}\n`;
 }
 
 /** npm scripts put npm_* settings (prefix, workspace…) in the environment: a new user's shell has none. */
