@@ -78,7 +78,8 @@ describe.each(ROUTES)("$name ($path) in a real next build + next start", ({ path
       headers: { "content-encoding": "gzip" },
     });
     expect(response.status, output()).toBe(edge ? 415 : 200);
-    if (edge) expect((await errorOf(response)).message).toBe('Content-Encoding "gzip" cannot be decoded by this runtime.');
+    if (edge)
+      expect((await errorOf(response)).message).toBe('Content-Encoding "gzip" cannot be decoded by this runtime.');
   });
 
   it("answers GET with 405", async () => {
