@@ -4,7 +4,6 @@ import { formatBytes } from "./lib/deliveries";
 import type { Machine } from "./lib/machine";
 import type { Options } from "./lib/options";
 import type { Summary } from "./lib/stats";
-import type { StoreFootprint } from "./memory/store-footprint";
 import type { MemoryResults } from "./memory/suite";
 import type { VerifyResults, VerifyRow } from "./verify/suite";
 
@@ -270,22 +269,6 @@ function memorySection(results: MemoryResults): string {
         "held: heap, in bodies",
       ],
       rows,
-    ),
-    "",
-    storeFootprintSection(results.store, settings.rounds),
-  ].join("\n");
-}
-
-function storeFootprintSection(store: StoreFootprint, rounds: number): string {
-  return [
-    `**What dedup keeps per delivery.** Heap bytes per remembered (done) key beyond the key string itself, ${store.keys.toLocaleString("en-US")} keys, after full GCs; ${rounds} round(s): median (min–max). A bare \`Map<string, true>\` is the least any in-process dedup holds.`,
-    "",
-    table(
-      ["holder", "bytes per done key", "÷ bare Map (medians)"],
-      [
-        ["MemoryStore", spread(store.memoryStore, 1), fixed(store.memoryStore.median / store.bareMap.median, 2)],
-        ["Map<string, true>", spread(store.bareMap, 1), ""],
-      ],
     ),
   ].join("\n");
 }

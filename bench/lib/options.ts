@@ -34,8 +34,6 @@ export interface MemorySettings {
    * (quick mode shares one process per framework: its numbers are not meaningful, only the code path is).
    */
   freshServers: boolean;
-  /** Done keys in the MemoryStore footprint measurement. */
-  storeKeys: number;
 }
 
 export interface InstructionSettings {
@@ -123,7 +121,6 @@ export function parseOptions(args: readonly string[], defaultOut: string, framew
           rounds: rounds ?? 1,
           loadRequests: 8,
           freshServers: false,
-          storeKeys: 10_000,
         }
       : {
           bodyBytes: 1024 * KIB,
@@ -131,7 +128,6 @@ export function parseOptions(args: readonly string[], defaultOut: string, framew
           rounds: rounds ?? 3,
           loadRequests: 250,
           freshServers: true,
-          storeKeys: 100_000,
         },
     instructions: instructionSettings(quick),
   };
