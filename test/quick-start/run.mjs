@@ -45,6 +45,9 @@ const clone = join(scratch, "tidings");
 const env = userEnvironment(join(scratch, "npm-cache"));
 try {
   run("git", ["clone", "--quiet", ROOT, clone], scratch, env);
+  // The commit checked out here, even when it is a detached HEAD that a clone would not check out by itself.
+  const head = run("git", ["rev-parse", "HEAD"], ROOT, env).trim();
+  run("git", ["checkout", "--quiet", "--detach", head], clone, env);
   const commands = quickStartCommands(readFileSync(join(clone, "README.md"), "utf8"));
   console.log(`Quick start, in a fresh clone with an empty npm cache:\n${commands}`);
   const started = performance.now();
