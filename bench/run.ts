@@ -2,11 +2,12 @@
  * Runs the benchmarks and writes BENCHMARKS.md (full mode) or prints the report (`--quick`, for CI).
  * Exits non-zero if any benchmark threw or any framework failed, never because of a ratio: machines are noisy.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { runHostileSuite } from "./hostile/suite";
 import { FRAMEWORKS } from "./http/apps";
 import { runHttpSuite } from "./http/suite";
+import { runInstructionsSuite } from "./instructions/suite";
 import { assertBuiltPackages } from "./lib/built";
 import { BENCH_DIR, PINNING } from "./lib/children";
 import { currentLoad, describeMachine } from "./lib/machine";
@@ -22,7 +23,6 @@ const options = parseOptions(
   FRAMEWORKS.map((framework) => framework.id),
 );
 const log = (line: string) => console.error(`[bench] ${line}`);
-const historyFile = join(BENCH_DIR, "history.md");
 
 const report: RunReport = {
   machine: describeMachine(),
@@ -32,7 +32,6 @@ const report: RunReport = {
   command: ["node --import tsx/esm run.ts", ...args].join(" "),
   seconds: {},
   errors: [],
-  history: existsSync(historyFile) ? readFileSync(historyFile, "utf8") : "",
 };
 
 async function timed<T>(name: string, run: () => Promise<T>): Promise<T | undefined> {
@@ -58,10 +57,20 @@ if (built) {
     report.http = await timed("http", () => runHttpSuite(options.http, options.frameworks, log));
   if (options.suites.has("memory"))
     report.memory = await timed("memory", () => runMemorySuite(options.memory, options.frameworks, log));
+  if (options.suites.has("instructions")) {
+    // Quick mode: one framework, the lightest to start under valgrind, so CI checks the code path in minutes.
+    const quickOne = options.frameworks.includes("hono") ? ["hono"] : options.frameworks.slice(0, 1);
+    const frameworks = options.quick ? quickOne : options.frameworks;
+    report.instructions = await timed("instructions", () =>
+      runInstructionsSuite(options.instructions, frameworks, log),
+    );
+  }
   if (options.suites.has("hostile")) report.hostile = await timed("hostile", () => runHostileSuite(options.quick, log));
 }
 delete report.seconds.packages;
-for (const framework of [...(report.http?.frameworks ?? []), ...(report.memory?.frameworks ?? [])]) {
+const suites = [report.http, report.memory, report.instructions];
+const suiteFrameworks = suites.flatMap((suite): { id: string; error?: string }[] => suite?.frameworks ?? []);
+for (const framework of suiteFrameworks) {
   if (framework.error) report.errors.push(`${framework.id}: ${framework.error}`);
 }
 report.seconds.total = (performance.now() - started) / 1000;

@@ -34,6 +34,4 @@ export interface RunStats {
   cpuMicros: number;
   /** Handler calls per route: each must equal the requests answered, or some were not fully processed. */
   handled: Record<Route, number>;
-  /** The server's monotonic clock (µs, the time base of its CPU profile) at measure-begin and measure-end. */
-  window: { from: number; to: number };
 }

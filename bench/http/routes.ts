@@ -8,7 +8,6 @@ import type { Receiver } from "@tidings/core";
  *   receiver does by hand (no dedup).
  * - IDEAL_DEDUP: the ideal route plus the least dedup by hand (inline-dedup.ts): what deduplicating costs at best.
  * - ADAPTER: the @tidings adapter with the Receiver (MemoryStore dedup on) calling the same handler.
- * - NO_DEDUP: the same adapter with a Receiver whose store remembers nothing: the adapter's cost apart from dedup.
  * All of them write the same 200 JSON answer as the Receiver, with the cheapest write the framework offers.
  */
 export const ROUTES = {
@@ -16,12 +15,11 @@ export const ROUTES = {
   ideal: "/ideal",
   idealDedup: "/ideal-dedup",
   adapter: "/webhooks",
-  noDedup: "/webhooks-no-dedup",
 } as const;
 export type Route = keyof typeof ROUTES;
 
 /** The routes each app serves through its @tidings adapter, each with its own Receiver. */
-export const ADAPTER_ROUTES = ["adapter", "noDedup"] as const;
+export const ADAPTER_ROUTES = ["adapter"] as const;
 export type AdapterRoute = (typeof ADAPTER_ROUTES)[number];
 
 export const ANSWER_BODY = '{"received":true}';

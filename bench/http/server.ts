@@ -2,12 +2,11 @@
  * One framework's server, run as its own process pinned to its own core: every route in routes.ts, plus IPC
  * commands for the runner to read CPU time, handled counts and memory.
  */
-import { createReceiver, type DeliveryStore } from "@tidings/core";
+import { createReceiver } from "@tidings/core";
 import { serveCommands } from "../lib/children";
 import { EVENT_TYPE, SECRET } from "../lib/deliveries";
 import { HoldGate, PeakProbe } from "../memory/probe";
 import { framework } from "./apps";
-import { forgetfulStore } from "./forgetful-store";
 import type { RunStats } from "./protocol";
 import { type AdapterRoute, ROUTES, type Route, type RouteHooks, type RunningApp } from "./routes";
 
@@ -18,8 +17,6 @@ const probe = new PeakProbe();
 const noneHandled = () => Object.fromEntries(Object.keys(ROUTES).map((route) => [route, 0])) as Record<Route, number>;
 let handled = noneHandled();
 let cpu = process.cpuUsage();
-let windowFrom = 0;
-const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
 let app: RunningApp | undefined;
 
 const hooks: RouteHooks = {
@@ -29,16 +26,15 @@ const hooks: RouteHooks = {
   },
 };
 
-/** `store` undefined: the Receiver's default, a MemoryStore. */
-function receiverFor(route: AdapterRoute, store?: DeliveryStore) {
-  return createReceiver({ secret: SECRET, maxBodyBytes: MAX_BODY_BYTES, ...(store && { store }) }).on(
-    EVENT_TYPE,
-    (event, context) => hooks.arrive(route, { event, context }),
+/** The Receiver as an app makes it: the default store, a MemoryStore. */
+function receiverFor(route: AdapterRoute) {
+  return createReceiver({ secret: SECRET, maxBodyBytes: MAX_BODY_BYTES }).on(EVENT_TYPE, (event, context) =>
+    hooks.arrive(route, { event, context }),
   );
 }
 
 async function start(): Promise<{ port: number }> {
-  const receivers = { adapter: receiverFor("adapter"), noDedup: receiverFor("noDedup", forgetfulStore) };
+  const receivers = { adapter: receiverFor("adapter") };
   const startApp = await framework(id).load();
   app = await startApp({ receivers, hooks, maxBodyBytes: MAX_BODY_BYTES });
   return { port: app.port };
@@ -49,12 +45,11 @@ serveCommands({
   "measure-begin": () => {
     handled = noneHandled();
     cpu = process.cpuUsage();
-    windowFrom = monotonicMicros();
     return {};
   },
   "measure-end": (): RunStats => {
     const used = process.cpuUsage(cpu);
-    return { cpuMicros: used.user + used.system, handled, window: { from: windowFrom, to: monotonicMicros() } };
+    return { cpuMicros: used.user + used.system, handled };
   },
   "peak-begin": () => probe.begin(),
   "peak-end": () => probe.end(),

@@ -1,25 +1,18 @@
 import type { Child } from "../lib/children";
 import type { HttpSettings } from "../lib/options";
-import { median, type Summary, summarize } from "../lib/stats";
+import { median, rotate, type Summary, summarize } from "../lib/stats";
 import type { Framework } from "./apps";
 import { forEachFramework, type MeasuredRun, measure, type ServerHandle, startServer } from "./fleet";
 import { ROUTES, type Route } from "./routes";
 
-const ROUTE_ORDER: readonly Route[] = ["bare", "ideal", "idealDedup", "adapter", "noDedup"];
+const ROUTE_ORDER: readonly Route[] = ["bare", "ideal", "idealDedup", "adapter"];
 
 /** Route pairs compared within each slice: [route, the route it is measured against]. */
 export const COMPARISONS = {
   adapterVsIdeal: ["adapter", "ideal"],
-  adapterVsBare: ["adapter", "bare"],
-  idealVsBare: ["ideal", "bare"],
-  /** The adapter without dedup: what the adapter, the body reading and the Receiver cost. */
-  noDedupVsIdeal: ["noDedup", "ideal"],
-  /** The adapter against itself without dedup: the MemoryStore's price. */
-  adapterVsNoDedup: ["adapter", "noDedup"],
-  /** Dedup by hand: its least price. */
-  idealDedupVsIdeal: ["idealDedup", "ideal"],
   /** The adapter against a hand-written route that deduplicates too. */
   adapterVsIdealDedup: ["adapter", "idealDedup"],
+  idealVsBare: ["ideal", "bare"],
 } as const satisfies Record<string, readonly [Route, Route]>;
 export type Comparison = keyof typeof COMPARISONS;
 const COMPARISON_NAMES = Object.keys(COMPARISONS) as Comparison[];
@@ -68,11 +61,6 @@ interface RoundTotals {
   p99: number;
   clientCpu: number;
   runs: number;
-}
-
-function rotate<T>(items: readonly T[], by: number): T[] {
-  const shift = by % items.length;
-  return [...items.slice(shift), ...items.slice(0, shift)];
 }
 
 let runCounter = 0;

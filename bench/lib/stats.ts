@@ -18,3 +18,9 @@ export function median(values: readonly number[]): number {
 export function summarize(values: readonly number[]): Summary {
   return { median: median(values), min: Math.min(...values), max: Math.max(...values), n: values.length };
 }
+
+/** Rotating the order each pass spreads the machine's drifts over every item instead of always the last one. */
+export function rotate<T>(items: readonly T[], by: number): T[] {
+  const shift = by % items.length;
+  return [...items.slice(shift), ...items.slice(0, shift)];
+}

@@ -5,7 +5,6 @@ import type { Child } from "../lib/children";
 import type { MemorySettings } from "../lib/options";
 import { type Summary, summarize } from "../lib/stats";
 import type { HeldReading, PeakReading } from "./probe";
-import { measureStoreFootprint, type StoreFootprint } from "./store-footprint";
 
 const ROUTE_ORDER: readonly Route[] = ["bare", "ideal", "adapter"];
 const HOLD_TIMEOUT_MS = 120_000;
@@ -32,7 +31,6 @@ export interface MemoryFrameworkResult {
 export interface MemoryResults {
   settings: MemorySettings;
   frameworks: MemoryFrameworkResult[];
-  store: StoreFootprint;
 }
 
 type Log = (line: string) => void;
@@ -133,10 +131,7 @@ async function benchFramework(client: Child, framework: Framework, settings: Mem
   return { id: framework.id, label: framework.label, routes };
 }
 
-/**
- * Every framework's three routes under 1 MiB deliveries; a framework that fails is reported, the others run. Then
- * what the MemoryStore keeps per remembered key (in this process: it needs no server).
- */
+/** Every framework's routes under 1 MiB deliveries; a framework that fails is reported, the others run. */
 export async function runMemorySuite(
   settings: MemorySettings,
   frameworkIds: readonly string[],
@@ -149,9 +144,5 @@ export async function runMemorySuite(
     (client, framework) => benchFramework(client, framework, settings, log),
     (framework, error): MemoryFrameworkResult => ({ id: framework.id, label: framework.label, error, routes: [] }),
   );
-  const store = measureStoreFootprint(settings.storeKeys, settings.rounds);
-  log(
-    `memory store: ${store.memoryStore.median.toFixed(1)} B per done key in the MemoryStore, ${store.bareMap.median.toFixed(1)} B in a bare Map`,
-  );
-  return { settings, frameworks, store };
+  return { settings, frameworks };
 }

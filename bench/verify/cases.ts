@@ -1,10 +1,8 @@
 import { constructEvent, parseSignatureHeader, verify, verifyAsync } from "@tidings/core";
 import { headerParts, SECRET, signedDelivery } from "../lib/deliveries";
 import { floorVerify, floorVerifyAndParse } from "./floor";
-import type { Peers } from "./peers";
-import type { WebCryptoVerifier } from "./web-crypto";
 
-export type CaseGroup = "floor" | "tidings" | "peer" | "context";
+export type CaseGroup = "floor" | "tidings" | "peer";
 
 /** One row of the verification table: `run` performs `batch` verifications, so timer overhead stays negligible. */
 export interface VerifyCase {
@@ -51,16 +49,12 @@ function check(ok: boolean, what: string): void {
 /** Every row for one body size, with a fresh timestamp so time-window checks pass. */
 export async function buildCases(
   size: number,
-  peers: Peers,
-  webCrypto: WebCryptoVerifier,
+  stripeVerify: (body: Buffer, header: string) => boolean,
   withHeaderRow: boolean,
 ): Promise<VerifyCase[]> {
-  const { body, header, timestamp } = signedDelivery(size, "evt_verify_bench");
+  const { body, header } = signedDelivery(size, "evt_verify_bench");
   const { timestampText, v1 } = headerParts(header);
   const batch = batchFor(size);
-  const bodyText = body.toString("utf8");
-  const standard = peers.standardWebhooks(body, timestamp);
-  const octokit = await peers.octokit(bodyText);
   const cases: VerifyCase[] = [
     {
       id: "floor",
@@ -102,28 +96,7 @@ export async function buildCases(
       label: "stripe webhooks.signature.verifyHeader",
       group: "peer",
       batch,
-      run: repeat(batch, () => check(peers.stripeVerify(body, header), "stripe")),
-    },
-    {
-      id: "webcrypto",
-      label: "Web Crypto crypto.subtle.sign on Node (cached key)",
-      group: "context",
-      batch,
-      run: repeatAsync(batch, async () => check(await webCrypto(body, timestampText, v1), "webcrypto")),
-    },
-    {
-      id: "standardwebhooks",
-      label: "standardwebhooks verify (own scheme, pure-JS SHA-256)",
-      group: "context",
-      batch,
-      run: repeat(batch, standard),
-    },
-    {
-      id: "octokit",
-      label: "@octokit/webhooks-methods verify (own scheme, string body)",
-      group: "context",
-      batch,
-      run: repeatAsync(batch, octokit),
+      run: repeat(batch, () => check(stripeVerify(body, header), "stripe")),
     },
   ];
   if (withHeaderRow) {
@@ -132,7 +105,7 @@ export async function buildCases(
     cases.push({
       id: "parseHeader",
       label: `@tidings/core parseSignatureHeader alone (${headers.length} distinct headers in turn)`,
-      group: "context",
+      group: "tidings",
       batch: 256,
       run: repeat(256, () => parseSignatureHeader(headers[next++ & (headers.length - 1)] as string)),
     });

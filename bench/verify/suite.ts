@@ -1,10 +1,9 @@
 import { Bench } from "tinybench";
 import { SECRET } from "../lib/deliveries";
 import type { VerifySettings } from "../lib/options";
-import { median, type Summary, summarize } from "../lib/stats";
+import { median, rotate, type Summary, summarize } from "../lib/stats";
 import { buildCases, type CaseGroup, type VerifyCase } from "./cases";
-import { createPeers, type Peers } from "./peers";
-import { type WebCryptoVerifier, webCryptoVerifier } from "./web-crypto";
+import { stripeVerifier } from "./peers";
 
 export interface VerifyRow {
   id: string;
@@ -30,12 +29,6 @@ export interface VerifyResults {
 
 type Log = (line: string) => void;
 type PerRow = Map<string, number[]>;
-
-/** Rotating the order each pass spreads the machine's drifts over every row instead of always the last one. */
-function rotate<T>(items: readonly T[], by: number): T[] {
-  const shift = by % items.length;
-  return [...items.slice(shift), ...items.slice(0, shift)];
-}
 
 function push(map: PerRow, key: string, value: number): void {
   const values = map.get(key);
@@ -81,11 +74,11 @@ interface RoundResult {
 async function round(
   size: number,
   settings: VerifySettings,
-  tools: { peers: Peers; webCrypto: WebCryptoVerifier },
+  stripeVerify: (body: Buffer, header: string) => boolean,
   roundIndex: number,
 ): Promise<RoundResult> {
   // Fresh fixtures each round: peers check their timestamps against the clock.
-  const cases = await buildCases(size, tools.peers, tools.webCrypto, size === settings.sizes[0]);
+  const cases = await buildCases(size, stripeVerify, size === settings.sizes[0]);
   const ns: PerRow = new Map();
   const vsFloor: PerRow = new Map();
   const vsFloorParse: PerRow = new Map();
@@ -104,11 +97,11 @@ async function round(
 }
 
 export async function runVerifySuite(settings: VerifySettings, log: Log): Promise<VerifyResults> {
-  const tools = { peers: createPeers(SECRET), webCrypto: await webCryptoVerifier(SECRET) };
+  const stripeVerify = stripeVerifier(SECRET);
   const rounds = new Map<number, RoundResult[]>(settings.sizes.map((size) => [size, []]));
   for (let index = 0; index < settings.rounds; index++) {
     for (const size of settings.sizes) {
-      const result = await round(size, settings, tools, index);
+      const result = await round(size, settings, stripeVerify, index);
       rounds.get(size)?.push(result);
       const ratio = result.vsFloor.get("verify") as number;
       log(`verify round ${index + 1}/${settings.rounds}, ${size} B: verify/floor ${ratio.toFixed(3)}`);

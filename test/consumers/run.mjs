@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Consumer fixtures (`npm run test:consumers`): the packages as npm publishes them (`npm pack`), installed into a
 // project outside the repository, type-checked by tsc and run by node. See README.md beside this file.
-// Usage: node test/consumers/run.mjs [--keep] [--only=esm-bundler,esm-nodenext,cjs-require]
+// Every TypeScript block of every README is type-checked there too, and everything under TypeScript 5.9 (the
+// repository's) and 7 (what `npm i typescript` installs).
+// Usage: node test/consumers/run.mjs [--keep] [--only=esm-bundler,esm-nodenext,cjs-require,readme-blocks]
 import { spawnSync } from "node:child_process";
 import {
   cpSync,
@@ -17,34 +19,41 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { importedPackages, readmeBlocks } from "./readme-blocks.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const HERE = fileURLToPath(new URL(".", import.meta.url));
-const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+/** The repository's TypeScript (5.9), and the next major, installed into the consumer project (see install()). */
+const COMPILERS = [
+  { name: "TypeScript 5.9", tsc: join(ROOT, "node_modules", "typescript", "bin", "tsc") },
+  { name: "TypeScript 7", tsc: "node_modules/typescript/bin/tsc", version: "^7.0.2" },
+];
 
-/** The library packages. @tidings/cli (a command, not imported by apps) is not among them. */
-const PACKAGES = ["core", "express", "fastify", "fetch", "h3", "koa", "lambda", "nestjs", "next", "redis"];
-/** What the fixtures import besides @tidings/*: the peers and types an app has, at the versions the repo tests. */
-const PEERS = [
+/** Every published package: the libraries, and @tidings/cli for the `startEmulator` its README shows. */
+const PACKAGES = [
+  "core",
   "express",
   "fastify",
+  "fetch",
   "h3",
-  "ioredis",
-  "@nestjs/common",
-  "@nestjs/core",
-  "@nestjs/platform-express",
-  "@nestjs/platform-fastify",
-  "reflect-metadata",
-  "rxjs",
-  "@types/express",
-  "@types/koa",
-  "@types/node",
+  "koa",
+  "lambda",
+  "nestjs",
+  "next",
+  "redis",
+  "bullmq",
+  "pg-boss",
+  "cli",
 ];
+/** Types an app has beside what the fixtures and README blocks import, at the versions the repository tests. */
+const TYPES = ["@types/express", "@types/koa", "@types/node"];
 const FIXTURES = [
   // The two ESM projects differ only in tsconfig; they share one source (shared/esm-consumer.mts).
   { name: "esm-bundler", output: "dist/index.mjs", source: "shared/esm-consumer.mts" },
   { name: "esm-nodenext", output: "dist/index.mjs", source: "shared/esm-consumer.mts" },
   { name: "cjs-require", output: "dist/index.cjs" },
+  // Type-checked only: the README examples start servers.
+  { name: "readme-blocks", blocks: true },
 ];
 
 /** npm scripts put npm_* settings (prefix, workspace...) in the environment: keep them from the nested npm. */
@@ -112,10 +121,18 @@ function assertInstalledFromTarballs(project) {
   if (nested.length > 0) throw new Error(`nested copies of @tidings packages: ${nested.join(", ")}`);
 }
 
-function install(project, tarballs) {
+/** What the fixtures and README blocks import besides @tidings/*, plus the types apps add. */
+function peers(blocks) {
+  const fixtureImports = ["express", "fastify", "ioredis"];
+  const imported = blocks.flatMap((block) => importedPackages(block.code));
+  return [...new Set([...fixtureImports, ...imported, ...TYPES])].filter((name) => !name.startsWith("@tidings/"));
+}
+
+function install(project, tarballs, peerNames) {
   const dependencies = {};
   for (const [name, file] of Object.entries(tarballs)) dependencies[name] = `file:tarballs/${file}`;
-  for (const name of PEERS) dependencies[name] = rootVersion(name);
+  for (const name of peerNames) dependencies[name] = rootVersion(name);
+  for (const { version } of COMPILERS) if (version) dependencies.typescript = version;
   const manifest = { name: "tidings-consumers", private: true, dependencies };
   writeFileSync(join(project, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   // --prefer-offline: the root install already put every peer in npm's cache; the registry only on a miss.
@@ -125,14 +142,26 @@ function install(project, tarballs) {
   return seconds;
 }
 
-function testFixture(project, fixture) {
+function testFixture(project, fixture, blocks) {
   const dir = join(project, fixture.name);
   cpSync(join(HERE, fixture.name), dir, { recursive: true, filter: (path) => !/[\\/](dist|node_modules)$/.test(path) });
   if (fixture.source) cpSync(join(HERE, fixture.source), join(dir, "index.mts"));
-  const typecheck = run(process.execPath, [TSC, "-p", dir], project, `tsc -p ${fixture.name}`);
-  const execution = run(process.execPath, [join(dir, fixture.output)], dir, `node ${fixture.name}/${fixture.output}`);
-  process.stdout.write(execution.stdout);
-  return { tsc: typecheck.seconds, node: execution.seconds };
+  if (fixture.blocks) {
+    for (const block of blocks) writeFileSync(join(dir, block.file), block.code);
+    console.log(`  ${blocks.length} blocks from ${new Set(blocks.map((block) => block.readme)).size} READMEs`);
+  }
+  const times = {};
+  // The first compiler (the repository's) emits what node runs; the others only check.
+  for (const [index, { name, tsc }] of COMPILERS.entries()) {
+    const args = [tsc, "-p", dir, ...(index > 0 || fixture.blocks ? ["--noEmit"] : [])];
+    times[name] = run(process.execPath, args, project, `${name}: tsc -p ${fixture.name}`).seconds;
+  }
+  if (fixture.output) {
+    const execution = run(process.execPath, [join(dir, fixture.output)], dir, `node ${fixture.name}/${fixture.output}`);
+    process.stdout.write(execution.stdout);
+    times.node = execution.seconds;
+  }
+  return times;
 }
 
 function main() {
@@ -149,13 +178,16 @@ function main() {
     console.log(`packing into ${project}/tarballs`);
     const packed = pack(join(project, "tarballs"));
     console.log(`  (${packed.seconds.toFixed(1)} s)`);
-    console.log(`installing the tarballs and ${PEERS.join(", ")}`);
-    console.log(`  (${install(project, packed.tarballs).toFixed(1)} s)`);
+    const blocks = readmeBlocks(ROOT);
+    const peerNames = peers(blocks);
+    console.log(`installing the tarballs, ${peerNames.join(", ")} and TypeScript 7`);
+    console.log(`  (${install(project, packed.tarballs, peerNames).toFixed(1)} s)`);
     for (const fixture of fixtures) {
       console.log(`\n== ${fixture.name}`);
       try {
-        const times = testFixture(project, fixture);
-        console.log(`ok ${fixture.name}: tsc ${times.tsc.toFixed(1)} s, node ${times.node.toFixed(1)} s`);
+        const times = testFixture(project, fixture, blocks);
+        const timing = Object.entries(times).map(([name, seconds]) => `${name} ${seconds.toFixed(1)} s`);
+        console.log(`ok ${fixture.name}: ${timing.join(", ")}`);
       } catch (error) {
         failed++;
         console.error(`FAILED ${fixture.name}: ${error.message}`);

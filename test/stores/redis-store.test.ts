@@ -1,20 +1,35 @@
 import { RedisStore } from "@tidings/redis";
-import { Redis } from "ioredis";
+import { Redis as Redis5 } from "ioredis";
+import { Redis as Redis6 } from "ioredis6";
 import { afterAll, beforeAll } from "vitest";
 import { RedisServer } from "../support/redis-server";
 import { describeStoreContract } from "./contract";
 
+// The peer range is ^5.4.0 || ^6.0.0: the contract holds with a client of either major, and both type-check.
+const MAJORS = {
+  "ioredis 5": (port: number) => new Redis5({ host: "127.0.0.1", port }),
+  "ioredis 6": (port: number) => new Redis6({ host: "127.0.0.1", port }),
+};
+type Major = keyof typeof MAJORS;
 let server: RedisServer;
-let client: Redis;
+const clients = new Map<Major, Redis5 | Redis6>();
 
 beforeAll(async () => {
   server = await RedisServer.start();
-  client = new Redis({ host: "127.0.0.1", port: server.port, lazyConnect: false });
+  for (const [major, connect] of Object.entries(MAJORS) as [Major, (port: number) => Redis5 | Redis6][]) {
+    clients.set(major, connect(server.port));
+  }
 });
 
 afterAll(async () => {
-  client.disconnect();
+  for (const client of clients.values()) client.disconnect();
   await server.stop();
 });
 
-describeStoreContract("RedisStore", () => new RedisStore({ client, prefix: `contract:${Math.random()}:` }));
+for (const major of Object.keys(MAJORS) as Major[]) {
+  describeStoreContract(`RedisStore on ${major}`, () => {
+    const client = clients.get(major);
+    if (!client) throw new Error(`no ${major} client`);
+    return new RedisStore({ client, prefix: `contract:${Math.random()}:` });
+  });
+}

@@ -1,7 +1,7 @@
 /** Name of the header that carries `t=<unix seconds>,v1=<hex HMAC-SHA256>`. Header names are case-insensitive. */
 export const SIGNATURE_HEADER = "service-signature";
 
-/** Deliveries older or newer than this many seconds are rejected (service spec, section 8). */
+/** Deliveries older or newer than this many seconds are rejected (docs/sender-contract.md, Tolerance). */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** Hostile headers are rejected before any per-pair work is done. */

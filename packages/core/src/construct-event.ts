@@ -1,4 +1,5 @@
 import { type DeliveryEvent, parseEvent } from "./event";
+import type { SignatureHeaderInput } from "./header";
 import type { Secret } from "./secrets";
 import type { VerifyOptions } from "./tolerance";
 import { parseVerifyArguments } from "./verification";
@@ -8,7 +9,7 @@ import { matchSignature } from "./verify-async";
 /** Verifies, then parses the body as a JSON object. The type parameter is an assertion about your payloads. */
 export function constructEvent<Event extends object = DeliveryEvent>(
   payload: unknown,
-  header: string | null | undefined,
+  header: SignatureHeaderInput,
   secret: Secret,
   options?: VerifyOptions,
 ): Event {
@@ -20,7 +21,7 @@ export function constructEvent<Event extends object = DeliveryEvent>(
 /** `constructEvent` for every runtime (see `verifyAsync`). */
 export async function constructEventAsync<Event extends object = DeliveryEvent>(
   payload: unknown,
-  header: string | null | undefined,
+  header: SignatureHeaderInput,
   secret: Secret,
   options?: VerifyOptions,
 ): Promise<Event> {

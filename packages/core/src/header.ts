@@ -13,6 +13,12 @@ export interface ParsedSignatureHeader extends SignatureHeader {
   timestampText: string;
 }
 
+/**
+ * The header as a request holds it: Node's `req.headers[name]` (a string, an array if the request repeated it, or
+ * undefined) or `Headers.get(name)` (a string or null). An array is read as its values joined by commas.
+ */
+export type SignatureHeaderInput = string | readonly string[] | null | undefined;
+
 const TIMESTAMP = /^[0-9]{1,15}$/;
 const V1_SIGNATURE = /^[0-9a-f]{64}$/;
 
@@ -26,18 +32,19 @@ function malformed(rule: string): WebhookVerificationError {
  */
 const CANONICAL = /^t=(\d+),v1=([\da-f]+)$/;
 
-export function parseHeaderDetailed(header: string | null | undefined): ParsedSignatureHeader {
+export function parseHeaderDetailed(header: SignatureHeaderInput): ParsedSignatureHeader {
   const [, timestampText = "", signature = ""] = (typeof header === "string" && CANONICAL.exec(header)) || [];
   if (timestampText.length <= 15 && signature.length === 64) {
     return { timestamp: Number(timestampText), timestampText, signatures: [signature] };
   }
   // Any other header (several v1, spaces, other order or names, a broken rule) takes the general path, which owns
   // every error; for the headers matched above, both paths return the same result.
-  return parseGeneral(header);
+  // An array's toString joins its values with commas, which is how repeated header values combine.
+  return parseGeneral(header?.toString());
 }
 
 /** Any header: pairs in any order, spaces around them, other names ignored; throws on anything unusable. */
-function parseGeneral(header: string | null | undefined): ParsedSignatureHeader {
+function parseGeneral(header: string | undefined): ParsedSignatureHeader {
   if (typeof header !== "string" || header.trim() === "") {
     throw new WebhookVerificationError("missing_header", "No Service-Signature header.");
   }

@@ -1,6 +1,6 @@
 import type { SignatureMatch, SignedContent } from "./crypto/signed-content";
 import { WebhookVerificationError } from "./errors";
-import { parseHeaderDetailed } from "./header";
+import { parseHeaderDetailed, type SignatureHeaderInput } from "./header";
 import { requirePayloadBytes } from "./payload";
 import { normalizeSecrets, type Secret } from "./secrets";
 import { assertWithinTolerance, resolveTolerance, type VerifyOptions } from "./tolerance";
@@ -28,7 +28,7 @@ export interface SignedDelivery {
 /** `verify`'s first step: checks the secret and the tolerance, then reads the header (`parseSignedDelivery`). */
 export function parseVerifyArguments(
   payload: unknown,
-  header: string | null | undefined,
+  header: SignatureHeaderInput,
   secret: Secret,
   options: VerifyOptions | undefined,
 ): SignedDelivery {
@@ -43,7 +43,7 @@ export function parseVerifyArguments(
  */
 export function parseSignedDelivery(
   payload: Uint8Array,
-  header: string | null | undefined,
+  header: SignatureHeaderInput,
   secrets: readonly string[],
   toleranceSeconds: number,
 ): SignedDelivery {

@@ -1,6 +1,7 @@
 import { findNodeCrypto, matchWithNodeCrypto } from "./crypto/node-crypto";
 import type { SignatureMatcher } from "./crypto/signed-content";
 import { matchWithWebCrypto } from "./crypto/web-crypto";
+import type { SignatureHeaderInput } from "./header";
 import type { Secret } from "./secrets";
 import type { VerifyOptions } from "./tolerance";
 import {
@@ -42,7 +43,7 @@ export function matchSignature(
 /** Verifies a delivery in any runtime: Node, Bun, Deno, edge functions, Cloudflare Workers. Same rules as `verify`. */
 export async function verifyAsync(
   payload: unknown,
-  header: string | null | undefined,
+  header: SignatureHeaderInput,
   secret: Secret,
   options?: VerifyOptions,
 ): Promise<VerifyResult> {
@@ -52,7 +53,7 @@ export async function verifyAsync(
 /** `verifyAsync` that resolves to `{ ok: false, error }` instead of rejecting with a `WebhookVerificationError`. */
 export function safeVerifyAsync(
   payload: unknown,
-  header: string | null | undefined,
+  header: SignatureHeaderInput,
   secret: Secret,
   options?: VerifyOptions,
 ): Promise<SafeVerifyResult> {

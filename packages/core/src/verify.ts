@@ -1,4 +1,5 @@
 import { findNodeCrypto, matchWithNodeCrypto, requireNodeCrypto } from "./crypto/node-crypto";
+import type { SignatureHeaderInput } from "./header";
 import type { Secret } from "./secrets";
 import type { VerifyOptions } from "./tolerance";
 import {
@@ -29,7 +30,7 @@ export function matchSignatureSync(
  */
 export function verify(
   payload: unknown,
-  header: string | null | undefined,
+  header: SignatureHeaderInput,
   secret: Secret,
   options?: VerifyOptions,
 ): VerifyResult {
@@ -39,7 +40,7 @@ export function verify(
 /** `verify` that returns `{ ok: false, error }` instead of throwing a `WebhookVerificationError`. */
 export function safeVerify(
   payload: unknown,
-  header: string | null | undefined,
+  header: SignatureHeaderInput,
   secret: Secret,
   options?: VerifyOptions,
 ): SafeVerifyResult {

@@ -49,6 +49,23 @@ describe("Content-Encoding without node:zlib", () => {
     expect(outcome).toBe(brotliSupported ? "invalid_payload" : "unsupported_encoding");
   });
 
+  it("says that the runtime cannot decode a coding its DecompressionStream refuses (Next.js Edge)", async () => {
+    const decodeBody = await decoderWithoutZlib();
+    const refusing = class {
+      constructor() {
+        throw new TypeError("DecompressionStream is not supported in the Edge Runtime");
+      }
+    };
+    vi.stubGlobal("DecompressionStream", refusing);
+    try {
+      const error = await decodeBody(gzipSync(new Uint8Array(8)), ["gzip"], 100).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: "unsupported_encoding", status: 415 });
+      expect((error as Error).message).toMatch(/^This runtime cannot decode Content-Encoding "gzip"/);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it("reports corrupt data as invalid_payload", async () => {
     const decodeBody = await decoderWithoutZlib();
     expect(await codeOf(decodeBody(new TextEncoder().encode("garbage"), ["gzip"], 100))).toBe("invalid_payload");

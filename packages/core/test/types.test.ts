@@ -27,6 +27,13 @@ describe("event typing", () => {
     });
   });
 
+  it("lets a handler return anything, as a database write does", () => {
+    const markDelivered = async (id: string) => ({ id, updated: 1 });
+    createReceiver({ secret: "s" })
+      .on("message.delivered", (event) => markDelivered(event.data.id))
+      .onAny((event) => event);
+  });
+
   it("types handlers of a declared map and refuses types outside it", () => {
     type Events = { "order.paid": { type: "order.paid"; amount: number } };
     const receiver = createReceiver<Events>({ secret: "s" });

@@ -63,6 +63,15 @@ describe("verify", () => {
     }
   });
 
+  it("takes the header as Node's req.headers holds it: a string, undefined, or the values of a repeated header", () => {
+    const nodeHeaders: import("node:http").IncomingHttpHeaders = { "service-signature": header() };
+    expect(verify(BODY, nodeHeaders["service-signature"], SECRET, clock).timestamp).toBe(NOW_SECONDS);
+    const [t, v1] = header().split(",") as [string, string];
+    expect(verify(BODY, [t, v1], SECRET, clock).timestamp).toBe(NOW_SECONDS);
+    expect(codeOf(() => verify(BODY, [header(), header()], SECRET, clock))).toBe("malformed_header");
+    expect(codeOf(() => verify(BODY, [], SECRET, clock))).toBe("missing_header");
+  });
+
   it("rejects a header without t with malformed_header", () => {
     expect(codeOf(() => verify(BODY, `v1=${v1Of(header())}`, SECRET, clock))).toBe("malformed_header");
   });

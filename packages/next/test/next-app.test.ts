@@ -78,6 +78,7 @@ describe.each(ROUTES)("$name ($path) in a real next build + next start", ({ path
       headers: { "content-encoding": "gzip" },
     });
     expect(response.status, output()).toBe(edge ? 415 : 200);
+    if (edge) expect((await errorOf(response)).message).toMatch(/^This runtime cannot decode Content-Encoding "gzip"/);
   });
 
   it("answers GET with 405", async () => {

@@ -1,8 +1,9 @@
 import type { Channel } from "@tidings/core";
 
 /**
- * The emulator accepts only test-mode keys: this prefix and at least one more character. The spec says test keys
- * start with a fixed prefix ending in `_test_` but not which; `sk_test_` is our choice.
+ * The emulator accepts only test-mode keys: this prefix and at least one more character. The sender's contract
+ * (docs/sender-contract.md) says test keys start with a fixed prefix ending in `_test_` but not which; `sk_test_` is
+ * our choice.
  */
 export const TEST_KEY_PREFIX = "sk_test_";
 
@@ -30,7 +31,7 @@ export const DEFAULT_RETRY: Readonly<RetryPolicy> = { attempts: 5, baseDelayMs: 
 /** One delivery attempt is abandoned (and counts as failed) after this long. */
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 5_000;
 
-/** Larger request bodies are refused with 413 (the spec sets no limit; this one keeps the emulator safe). */
+/** Larger request bodies are refused with 413 (the sender's contract sets no limit; this one keeps the emulator safe). */
 export const MAX_REQUEST_BYTES = 1024 * 1024;
 
 /** How long an idempotency key is remembered, and how many keys at most (oldest dropped first). */

@@ -21,8 +21,8 @@ export interface MessageEvent<Type extends string, Status extends string> {
 }
 
 /**
- * Our model of the service's delivery events. The service specification names neither event types nor
- * payload fields (section 6), so these are assumptions; declare your own map if your payloads differ.
+ * Our model of the service's delivery events. The sender names neither event types nor payload
+ * fields (docs/sender-contract.md, Events), so these are assumptions; declare your own map if your payloads differ.
  */
 export type MessageEvents = {
   "message.queued": MessageEvent<"message.queued", "queued">;
