@@ -1,8 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createPagesHandler, createRouteHandler } from "@tidings/next";
-import { fromResponse, sendOverHttp } from "../http-client";
-import { partialBodyStream, sendPartialOverSocket } from "../partial-body";
+import { fromResponse, listenOnLoopback } from "../http-client";
+import { partialBodyStream } from "../partial-body";
 import { type AnyReceiver, type ConformanceTarget, type RunningApp, WEBHOOK_PATH, type WireRequest } from "../target";
 
 type RouteHandler = (request: Request) => Promise<Response>;
@@ -28,17 +27,7 @@ type PagesHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>
 
 /** Pages Router: the handler gets Node's request and response, here from a bare node:http server (as tRPC tests its adapter). */
 function pagesApp(handler: PagesHandler): Promise<RunningApp> {
-  const server = createServer((req, res) => void handler(req, res));
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      resolve({
-        send: (request) => sendOverHttp(baseUrl, WEBHOOK_PATH, request),
-        sendPartial: (wire, bytes, ending) => sendPartialOverSocket(baseUrl, WEBHOOK_PATH, wire, bytes, ending),
-        close: () => new Promise((done) => server.close(() => done())),
-      });
-    });
-  });
+  return listenOnLoopback(createServer((req, res) => void handler(req, res)));
 }
 
 /** What Next's API resolver does when `config.api.bodyParser` is left on: read the body, parse it into req.body. */
