@@ -187,7 +187,10 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       const settling =
         failures.length > 0 ? store.release(deliveryKey, token) : store.complete(deliveryKey, token, doneTtlMs);
       if (isPromiseLike(settling))
-        return Promise.resolve(settling).then(answer, (error) => (storeFailed(error), answer()));
+        return Promise.resolve(settling).then(answer, (error) => {
+          storeFailed(error);
+          return answer();
+        });
     } catch (error) {
       storeFailed(error);
     }
