@@ -43,7 +43,7 @@ describe("Receiver.receive", () => {
       type: "message.sent",
       deliveryKey: "event:evt_ctx",
       secretIndex: 1,
-      rawBody: delivery.rawBody,
+      verifiedBody: delivery.rawBody,
       headers: delivery.headers,
     });
   });
