@@ -61,11 +61,20 @@ function outcomeStatuses(verification: Readonly<Record<WebhookErrorCode, number>
 export const STATUS_BY_CODE: Readonly<Record<ReceiveErrorCode, number>> =
   /* @__PURE__ */ outcomeStatuses(WEBHOOK_ERROR_STATUS);
 
+// A registry symbol, the same in every copy of this module: bundlers load the ESM and the CommonJS build side by side
+// (Next.js does, for a package imported from the app and from an adapter), and `instanceof` must hold across them.
+const BRAND = Symbol.for("tidings.verification-error");
+
 /** Every way a delivery can be refused. `status` is the HTTP status an adapter answers with. */
 export class WebhookVerificationError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return (value as { [BRAND]?: unknown } | null)?.[BRAND] === true;
+  }
+
   override readonly name = "WebhookVerificationError";
   readonly code: WebhookErrorCode;
   readonly status: number;
+  readonly [BRAND] = true;
 
   constructor(code: WebhookErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -66,3 +66,16 @@ describe("every WebhookVerificationError code", () => {
     });
   }
 });
+
+describe("WebhookVerificationError across copies of the package", () => {
+  it("is recognised by instanceof when another copy (the other module format) built it", async () => {
+    // A query makes Vite load the module a second time: a second class, as a second build of the package would be.
+    const copy = (await import("../src/errors?copy" as string)) as typeof import("../src/errors");
+    expect(copy.WebhookVerificationError).not.toBe(WebhookVerificationError);
+    const other = new copy.WebhookVerificationError("signature_mismatch", "x");
+    expect(other).toBeInstanceOf(WebhookVerificationError);
+    expect(new WebhookVerificationError("missing_header", "y")).toBeInstanceOf(copy.WebhookVerificationError);
+    expect(Object.assign(new Error("y"), { code: "signature_mismatch" })).not.toBeInstanceOf(WebhookVerificationError);
+    expect((null as unknown as object) instanceof WebhookVerificationError).toBe(false);
+  });
+});
