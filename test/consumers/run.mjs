@@ -123,7 +123,10 @@ function assertInstalledFromTarballs(project) {
 
 /** What the fixtures and README blocks import besides @tidings/*, plus the types apps add. */
 function peers(blocks) {
-  const fixtureImports = ["express", "fastify", "ioredis"];
+  const esm = readFileSync(join(HERE, "shared", "esm-consumer.mts"), "utf8");
+  const cjs = readFileSync(join(HERE, "cjs-require", "index.cts"), "utf8");
+  const required = [...cjs.matchAll(/require\("([^"]+)"\)/g)].map((match) => `import "${match[1]}";`).join("\n");
+  const fixtureImports = [...importedPackages(esm), ...importedPackages(`${cjs}\n${required}`)];
   const imported = blocks.flatMap((block) => importedPackages(block.code));
   return [...new Set([...fixtureImports, ...imported, ...TYPES])].filter((name) => !name.startsWith("@tidings/"));
 }

@@ -47,7 +47,7 @@ describe("several receiver instances sharing one Redis", () => {
     expect([...runs.values()].every((count) => count === 1)).toBe(true);
     expect(answers.filter((answer) => answer.duplicate !== true)).toHaveLength(1000);
     expect(answers.filter((answer) => answer.duplicate === true)).toHaveLength(2000);
-  });
+  }, 120_000);
 
   it("runs a handler that failed on the first delivery again on the retry, then never again", async () => {
     const [a, b] = await twoInstances();
