@@ -1,32 +1,39 @@
 import { type BodyLimits, bodyTimedOut, concatBytes, DEFAULT_BODY_TIMEOUT_MS, payloadTooLarge } from "./limits";
 
+/** Rejects with 408 `body_timeout` when `reading` has not settled within `bodyTimeoutMs`. */
+export function withinDeadline<T>(reading: Promise<T>, limits: BodyLimits, onTimeout?: () => void): Promise<T> {
+  const bodyTimeoutMs = limits.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      onTimeout?.();
+      reject(bodyTimedOut(bodyTimeoutMs));
+    }, bodyTimeoutMs);
+  });
+  return Promise.race([reading, deadline]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Reads a Web stream to the end, cancelling it as soon as it passes `maxBodyBytes` or `bodyTimeoutMs`. Never reads
  * more than one chunk past the limit, whatever the headers announced. The stream's own errors propagate as they are.
  */
-export async function readStreamWithin(stream: ReadableStream<Uint8Array>, limits: BodyLimits): Promise<Uint8Array> {
+export function readStreamWithin(stream: ReadableStream<Uint8Array>, limits: BodyLimits): Promise<Uint8Array> {
   const { maxBodyBytes } = limits;
-  const bodyTimeoutMs = limits.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   const reader = stream.getReader();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(bodyTimedOut(bodyTimeoutMs)), bodyTimeoutMs);
-  });
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for (;;) {
-      const read = await Promise.race([reader.read(), deadline]);
-      if (read.done) return concatBytes(chunks, total);
+  // Not awaited: a stalled source may never settle its cancel, and the answer must not wait for it.
+  const cancel = () => void reader.cancel().catch(() => {});
+  const collect = async () => {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
       total += read.value.byteLength;
-      if (total > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
+      if (total > maxBodyBytes) {
+        cancel();
+        throw payloadTooLarge(maxBodyBytes);
+      }
       chunks.push(read.value);
     }
-  } catch (error) {
-    // Not awaited: a stalled source may never settle its cancel, and the answer must not wait for it.
-    reader.cancel().catch(() => {});
-    throw error;
-  } finally {
-    clearTimeout(timer);
-  }
+    return concatBytes(chunks, total);
+  };
+  return withinDeadline(collect(), limits, cancel);
 }
