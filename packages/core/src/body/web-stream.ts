@@ -1,16 +1,24 @@
 import { type BodyLimits, bodyTimedOut, concatBytes, DEFAULT_BODY_TIMEOUT_MS, payloadTooLarge } from "./limits";
 
-/** Rejects with 408 `body_timeout` when `reading` has not settled within `bodyTimeoutMs`. */
+/** Rejects with 408 `body_timeout` when `reading` has not settled within `bodyTimeoutMs`. One promise, one timer. */
 export function withinDeadline<T>(reading: Promise<T>, limits: BodyLimits, onTimeout?: () => void): Promise<T> {
   const bodyTimeoutMs = limits.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
       onTimeout?.();
       reject(bodyTimedOut(bodyTimeoutMs));
     }, bodyTimeoutMs);
+    reading.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
   });
-  return Promise.race([reading, deadline]).finally(() => clearTimeout(timer));
 }
 
 /**
