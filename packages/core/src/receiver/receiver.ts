@@ -6,7 +6,6 @@ import { type HeaderSource, headerValue } from "../http/headers";
 import { ACCEPTED, DUPLICATE, errorResult, type ReceiveResult } from "../http/result";
 import { requirePayloadBytes } from "../payload";
 import type { ClaimResult } from "../store/delivery-store";
-import { MemoryStoreFullError } from "../store/memory-store";
 import { parseSignedDelivery } from "../verification";
 import { matchSignature } from "../verify-async";
 import { Dispatcher, type ErrorListener, notifyListeners } from "./dispatch";
@@ -154,8 +153,9 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       const claiming = store.claim(deliveryKey, leaseMs);
       claim = isPromiseLike(claiming) ? await claiming : claiming;
     } catch (error) {
-      if (error instanceof MemoryStoreFullError) {
-        // The store warned once when it filled up; one log line per refused delivery would flood the logs.
+      if ((error as { code?: unknown } | null)?.code === "store_full") {
+        // The store warned once when it filled up; one log line per refused delivery would flood the logs. By code,
+        // not class: any store may refuse this way, and a second copy of core has a second class.
         this.#report(error, { code: "store_full", status: 503, event, context }, false);
         return errorResult("store_full", STORE_FULL, RETRY_LATER);
       }
