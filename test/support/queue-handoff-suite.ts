@@ -12,11 +12,31 @@ export interface EngineUnderTest {
   /** Environment telling the fixtures where the engine is. */
   env(): Record<string, string>;
   jobCount(queue: string): Promise<number>;
+  /** The event ids of the queue's jobs the engine counts as running (held by a worker). */
+  runningEventIds(queue: string): Promise<string[]>;
   stopServer(): Promise<void>;
   startServer(): Promise<void>;
 }
 
 const uniqueIds = (file: string) => new Set(readHandled(file).map((record) => record.id)).size;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Stops (SIGSTOP) a worker at a moment the engine shows it holding jobs, and returns their event ids. Frozen, it can
+ * settle nothing more; the pause lets what it already sent reach the engine before the engine is asked.
+ */
+async function freezeWhileHoldingJobs(pid: number, running: () => Promise<string[]>): Promise<string[]> {
+  for (let tries = 0; tries < 100; tries++) {
+    process.kill(pid, "SIGSTOP");
+    await pause(100);
+    const ids = await running();
+    if (ids.length > 0) return ids;
+    process.kill(pid, "SIGCONT");
+    await pause(20);
+  }
+  throw new Error("the worker never held a job when frozen");
+}
 
 /** The multi-process scenarios every queue engine must pass, on real receiver and worker processes. */
 export function describeHandOff(engine: EngineUnderTest): void {
@@ -62,15 +82,20 @@ export function describeHandOff(engine: EngineUnderTest): void {
       const doomed = await run.worker({ WORK_MS: "200", CONCURRENCY: "4" });
       await deliverEvents([url as string], eventIds("evt_kill", 200));
       await expect.poll(() => readHandled(run.handledLog).length, { timeout: 30_000 }).toBeGreaterThan(10);
+      const held = await freezeWhileHoldingJobs(doomed.pid, () => engine.runningEventIds("sigkill"));
       await doomed.stop("SIGKILL");
       const killedAfter = readHandled(run.handledLog).length;
       expect(killedAfter).toBeLessThan(200);
       const survivor = await run.worker();
       await expect.poll(() => uniqueIds(run.handledLog), { timeout: 60_000 }).toBe(200);
+      // The jobs the killed worker held come back (stalled-job recovery, expiry) for their second run.
+      const rerunBySurvivor = () =>
+        readHandled(run.handledLog)
+          .filter((record) => record.pid === survivor.pid && record.attempt === 2)
+          .map((record) => record.id);
+      await expect.poll(rerunBySurvivor, { timeout: 60_000 }).toEqual(expect.arrayContaining(held));
       const bySurvivor = readHandled(run.handledLog).filter((record) => record.pid === survivor.pid);
       expect(bySurvivor.length).toBeGreaterThanOrEqual(200 - killedAfter);
-      // The jobs the killed worker held came back (stalled-job recovery, expiry): their second run.
-      expect(bySurvivor.some((record) => record.attempt === 2)).toBe(true);
       expect(await engine.jobCount("sigkill")).toBe(200);
     });
 
@@ -82,7 +107,7 @@ export function describeHandOff(engine: EngineUnderTest): void {
       const before = await deliverEvents(urls, ids.slice(0, 50));
       await engine.stopServer();
       const during = deliverEvents(urls, ids.slice(50));
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await pause(3000);
       await engine.startServer();
       const statuses = [...before, ...(await during)];
       expect(statuses.filter((status) => status >= 500).length).toBeGreaterThan(0);

@@ -29,6 +29,12 @@ describeHandOff({
       .executeSql("SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1", [queue]);
     return (rows[0] as { n: number }).n;
   },
+  async runningEventIds(queue) {
+    const { rows } = await boss
+      .getDb()
+      .executeSql("SELECT data->'event'->>'id' AS id FROM pgboss.job WHERE name = $1 AND state = 'active'", [queue]);
+    return rows.map((row) => (row as { id: string }).id);
+  },
   stopServer: () => postgres.stop(),
   startServer: () => postgres.start(),
 });
