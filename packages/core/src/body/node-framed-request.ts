@@ -1,7 +1,8 @@
 /**
  * Whether `request` is @hono/node-server's Request (Hono on Node; also what turns Node's requests into the Web
  * Requests of our Next.js App Router benchmark), built lazily over Node's `IncomingMessage`. Node's HTTP parser frames
- * that body: with a Content-Length, `arrayBuffer()` gets no more than that many bytes off the socket. Its `body`,
+ * that body: with a Content-Length, `arrayBuffer()` gets no more than that many bytes off the socket (unless the
+ * server runs with `insecureHTTPParser`, which lets chunked framing win over a Content-Length). Its `body`,
  * by contrast, first builds a Web stream around the socket and a native Request around that, which more than
  * doubles an adapter's instructions per request.
  *
