@@ -61,8 +61,13 @@ describe("readRequestBody on @hono/node-server", () => {
     const read = new Promise<void>((resolve) => {
       bothRead = resolve;
     });
+    let arrived: () => void = () => {};
+    const second = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
     await withHonoServer(
       async (request) => {
+        if (outcomes.length === 1) arrived();
         const reading = readRequestBody(request, { maxBodyBytes: 1000, consumedFix: FIX });
         outcomes.push(
           await reading.then(
@@ -75,7 +80,7 @@ describe("readRequestBody on @hono/node-server", () => {
       },
       async (port) => {
         await post(port, { "content-length": "4" }, [Uint8Array.of(0xef, 0xbb, 0xbf, 0xff)]);
-        await post(port, { "content-length": "100" }, [new Uint8Array(10)], { abortAfterChunks: true });
+        await post(port, { "content-length": "100" }, [new Uint8Array(10)], { abortWhen: second });
         await read;
       },
     );

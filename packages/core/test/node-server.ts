@@ -26,7 +26,7 @@ export function post(
   port: number,
   headers: Record<string, string>,
   chunks: readonly Uint8Array[],
-  options: { abortAfterChunks?: boolean } = {},
+  options: { abortWhen?: Promise<unknown> } = {},
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port, method: "POST", headers }, (res) => {
@@ -38,9 +38,9 @@ export function post(
     });
     req.on("error", reject);
     for (const chunk of chunks) req.write(chunk);
-    if (options.abortAfterChunks) {
-      // Give the server the partial body, then vanish mid-request.
-      setTimeout(() => req.destroy(), 50);
+    if (options.abortWhen) {
+      // Vanish mid-request once the server has the request (a fixed delay lost the race on a loaded machine).
+      void options.abortWhen.then(() => req.destroy());
       resolve({ status: 0, body: "" });
     } else req.end();
   });

@@ -79,8 +79,13 @@ describe("readNodeBody on a real Node request", () => {
     const done = new Promise<void>((resolve) => {
       settled = resolve;
     });
+    let arrived: () => void = () => {};
+    const reading = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
     await withServer(
       async (req) => {
+        arrived();
         try {
           await readNodeBody(req, { maxBodyBytes: 100, consumedFix: FIX });
         } catch (error) {
@@ -89,7 +94,7 @@ describe("readNodeBody on a real Node request", () => {
         settled();
       },
       async (port) => {
-        await post(port, { "content-length": "50" }, [bytes("only twenty bytes...")], { abortAfterChunks: true });
+        await post(port, { "content-length": "50" }, [bytes("only twenty bytes...")], { abortWhen: reading });
         await done;
       },
     );

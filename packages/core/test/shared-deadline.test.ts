@@ -62,5 +62,5 @@ describe("shared body deadlines", () => {
         ],
       },
     );
-  });
+  }, 60_000);
 });
