@@ -109,6 +109,16 @@ describe("a secret resolver", () => {
     }
   });
 
+  it("adds no turn when it answers synchronously: the handler has run when receive() returns", async () => {
+    let runs = 0;
+    const receiver = createReceiver({ secret: byAccount() }).onAny(() => {
+      runs++;
+    });
+    const received = receiver.receive(to("acct_b", event(), "whsec_b"));
+    expect(runs).toBe(1);
+    expect((await received).status).toBe(200);
+  });
+
   it("is asked only after the cheap header checks", async () => {
     const asked: SecretRequest[] = [];
     const receiver = createReceiver({ secret: byAccount(asked) });
@@ -195,5 +205,5 @@ describe("secrets with a deadline (notAfter)", () => {
       ),
       { numRuns: 300 },
     );
-  });
+  }, 60_000);
 });

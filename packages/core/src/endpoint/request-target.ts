@@ -18,7 +18,7 @@ export interface SecretRequest extends RequestTarget {
 /** An adapter's description of the request's target, computed only when a resolver or an outcome listener asks. */
 export type TargetSource = () => RequestTarget | PromiseLike<RequestTarget>;
 
-const NO_PARAMS: Readonly<Record<string, string | undefined>> = Object.freeze({});
+const NO_PARAMS: Readonly<Record<string, string | undefined>> = /* @__PURE__ */ Object.freeze({});
 
 /**
  * The path of a URL, absolute (`https://host/a?b`) or origin-relative (`/a?b`), without query or fragment. Cheaper
@@ -56,4 +56,4 @@ export function targetOf(url: string, route?: string | undefined, params?: objec
 }
 
 /** Where nothing says where a delivery was sent (`receive()` with bytes alone). */
-export const UNKNOWN_TARGET: RequestTarget = Object.freeze({ path: "", params: NO_PARAMS });
+export const UNKNOWN_TARGET: RequestTarget = /* @__PURE__ */ Object.freeze({ path: "", params: NO_PARAMS });

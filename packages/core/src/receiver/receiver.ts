@@ -1,7 +1,7 @@
 import type { BodyLimits } from "../body/limits";
 import { SIGNATURE_HEADER } from "../constants";
 import { type RequestTarget, type TargetSource, UNKNOWN_TARGET } from "../endpoint/request-target";
-import { type EndpointSecrets, resolveEndpoint } from "../endpoint/secret-resolver";
+import { type EndpointSecrets, resolveEndpoint, type SecretResolver } from "../endpoint/secret-resolver";
 import { activeSecrets } from "../endpoint/secret-set";
 import { type ReceiveErrorCode, WebhookVerificationError } from "../errors";
 import { type DeliveryEvent, parseEvent } from "../event";
@@ -318,24 +318,53 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     return Promise.race([concluded.finally(() => clearTimeout(timer)), timedOut]);
   }
 
-  /** The endpoint's secrets from the resolver, or the answer when it knows none (404) or failed (503). */
-  async #resolveEndpoint(request: IncomingRequest, trace: Trace | undefined): Promise<EndpointSecrets | ReceiveResult> {
-    const resolver = this.#options.resolveSecret as NonNullable<ResolvedReceiverOptions["resolveSecret"]>;
-    let target: RequestTarget = UNKNOWN_TARGET;
-    let found: EndpointSecrets | undefined;
+  /**
+   * The endpoint's secrets from the resolver, or the answer when it knows none (404) or failed (503). Synchronous when
+   * the adapter's target and the resolver are, so a sync resolver adds no turn to the delivery.
+   */
+  #resolveEndpoint(
+    request: IncomingRequest,
+    trace: Trace | undefined,
+  ): EndpointSecrets | ReceiveResult | Promise<EndpointSecrets | ReceiveResult> {
     try {
-      target = (await request.target?.()) ?? UNKNOWN_TARGET;
-      if (trace) trace.target = target;
-      found = await resolveEndpoint(resolver, target, request.headers);
+      const target = request.target ? request.target() : UNKNOWN_TARGET;
+      return isPromiseLike(target)
+        ? Promise.resolve(target).then(
+            (known) => this.#askResolver(known, request.headers, trace),
+            (error: unknown) => this.#resolverFailed(error),
+          )
+        : this.#askResolver(target, request.headers, trace);
     } catch (error) {
-      this.#report(error, { code: "secret_unavailable", status: 503 });
-      return errorResult(
-        "secret_unavailable",
-        "The endpoint's secret could not be looked up; retry later.",
-        RETRY_LATER,
-      );
+      return this.#resolverFailed(error);
     }
-    if (found !== undefined) return found;
+  }
+
+  #askResolver(
+    target: RequestTarget,
+    headers: HeaderSource,
+    trace: Trace | undefined,
+  ): EndpointSecrets | ReceiveResult | Promise<EndpointSecrets | ReceiveResult> {
+    if (trace) trace.target = target;
+    const resolver = this.#options.resolveSecret as SecretResolver;
+    try {
+      const found = resolveEndpoint(resolver, target, headers);
+      return isPromiseLike(found)
+        ? found.then(
+            (known) => known ?? this.#unknownEndpoint(target),
+            (error: unknown) => this.#resolverFailed(error),
+          )
+        : (found ?? this.#unknownEndpoint(target));
+    } catch (error) {
+      return this.#resolverFailed(error);
+    }
+  }
+
+  #resolverFailed(error: unknown): ReceiveResult {
+    this.#report(error, { code: "secret_unavailable", status: 503 });
+    return errorResult("secret_unavailable", "The endpoint's secret could not be looked up; retry later.", RETRY_LATER);
+  }
+
+  #unknownEndpoint(target: RequestTarget): ReceiveResult {
     const message = `No endpoint is configured for ${target.path || "this request"}: the secret resolver returned none.`;
     if (!this.#loggedUnknownEndpoint) {
       // Once: a sender (or a scanner) hitting unknown paths must not flood the logs.
