@@ -18,7 +18,12 @@ export interface MultiEndpointOptions {
 }
 
 /** The receiver app, not yet listening: `POST /webhooks/:account`, `GET /accounts/:account/messages/:id`. */
-export function createApp({ pool, messages = new AccountMessages(), log = console.log, now }: MultiEndpointOptions) {
+export function createApp({
+  pool,
+  messages = new AccountMessages(),
+  log = console.log,
+  now,
+}: MultiEndpointOptions): Express {
   // Asked per delivery, after the signature header's cheap checks: the account's secrets, or none (404).
   const secret = async ({ params }: SecretRequest) => {
     const account = params.account;
@@ -37,7 +42,7 @@ export function createApp({ pool, messages = new AccountMessages(), log = consol
       if (status >= 500) log(`${code} (${status}): ${error instanceof Error ? error.message : String(error)}`);
     });
 
-  const app: Express = express();
+  const app = express();
   // Before any body parser: the webhook reads the exact bytes that were signed. `all` lets it answer 405 to GET etc.
   app.all("/webhooks/:account", webhookMiddleware(receiver));
   app.use(express.json());

@@ -16,8 +16,12 @@ const retireAt = new Date(Date.now() + grace * 1000);
 const pool = createPool();
 try {
   await createSecretTable(pool);
-  await rotateSecret(pool, account, secret, retireAt);
-  console.log(`${account}: new secret added; any older one verifies until ${retireAt.toISOString()}`);
+  const retiring = await rotateSecret(pool, account, secret, retireAt);
+  console.log(
+    retiring === 0
+      ? `${account}: secret added, the only one`
+      : `${account}: new secret added; the ${retiring} older one(s) verify until ${retireAt.toISOString()} at the latest`,
+  );
 } finally {
   await pool.end();
 }

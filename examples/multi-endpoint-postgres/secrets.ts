@@ -28,8 +28,9 @@ export async function secretsOf(pool: Pool, account: string): Promise<ExpiringSe
 /**
  * Adds `secret` to the account and gives each of its other secrets the deadline `retireAt` (unless one retires
  * sooner), in one transaction; secrets already past their deadline are deleted. With no secret yet, it only adds.
+ * Resolves to how many other secrets still verify, until their deadline.
  */
-export async function rotateSecret(pool: Pool, account: string, secret: string, retireAt: Date): Promise<void> {
+export async function rotateSecret(pool: Pool, account: string, secret: string, retireAt: Date): Promise<number> {
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
@@ -39,6 +40,10 @@ export async function rotateSecret(pool: Pool, account: string, secret: string, 
        WHERE account = $1 AND secret <> $3 AND (not_after IS NULL OR not_after > $2)`,
       [account, retireAt, secret],
     );
+    const { rowCount: retiring } = await client.query(
+      "SELECT 1 FROM webhook_secrets WHERE account = $1 AND secret <> $2",
+      [account, secret],
+    );
     await client.query(
       `INSERT INTO webhook_secrets (account, secret) VALUES ($1, $2)
        ON CONFLICT (account, secret) DO UPDATE SET not_after = NULL`,
@@ -46,6 +51,7 @@ export async function rotateSecret(pool: Pool, account: string, secret: string, 
     );
     await client.query("COMMIT");
     client.release();
+    return retiring ?? 0;
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
     // A connection in an unknown state is closed rather than handed to the next query.
