@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Receiver } from "@tidings/core";
+import { RESOLVER_ROUTES } from "./resolver-routes";
 
 /**
  * Every app serves the same POST routes, so the adapter is compared with hand-written code in its own framework:
@@ -8,6 +9,7 @@ import type { Receiver } from "@tidings/core";
  *   receiver does by hand (no dedup).
  * - IDEAL_DEDUP: the ideal route plus the least dedup by hand (inline-dedup.ts): what deduplicating costs at best.
  * - ADAPTER: the @tidings adapter with the Receiver (MemoryStore dedup on) calling the same handler.
+ * - RESOLVER_SYNC, RESOLVER_ASYNC: the adapter route with a secret resolver (resolver-routes.ts), for `÷ adapter`.
  * All of them write the same 200 JSON answer as the Receiver, with the cheapest write the framework offers.
  */
 export const ROUTES = {
@@ -15,11 +17,12 @@ export const ROUTES = {
   ideal: "/ideal",
   idealDedup: "/ideal-dedup",
   adapter: "/webhooks",
+  ...RESOLVER_ROUTES,
 } as const;
 export type Route = keyof typeof ROUTES;
 
 /** The routes each app serves through its @tidings adapter, each with its own Receiver. */
-export const ADAPTER_ROUTES = ["adapter"] as const;
+export const ADAPTER_ROUTES = ["adapter", "resolverSync", "resolverAsync"] as const;
 export type AdapterRoute = (typeof ADAPTER_ROUTES)[number];
 
 export const ANSWER_BODY = '{"received":true}';

@@ -2,12 +2,13 @@
  * One framework's server, run as its own process pinned to its own core: every route in routes.ts, plus IPC
  * commands for the runner to read CPU time, handled counts and memory.
  */
-import { createReceiver } from "@tidings/core";
+import { createReceiver, type EndpointSecret, type SecretResolver } from "@tidings/core";
 import { serveCommands } from "../lib/children";
 import { EVENT_TYPE, SECRET } from "../lib/deliveries";
 import { HoldGate, PeakProbe } from "../memory/probe";
 import { framework } from "./apps";
 import type { RunStats } from "./protocol";
+import { asyncResolver, syncResolver } from "./resolver-routes";
 import { type AdapterRoute, ROUTES, type Route, type RouteHooks, type RunningApp } from "./routes";
 
 const id = process.argv[2] ?? "";
@@ -26,15 +27,25 @@ const hooks: RouteHooks = {
   },
 };
 
+const SECRETS: Record<AdapterRoute, EndpointSecret | SecretResolver> = {
+  adapter: SECRET,
+  resolverSync: syncResolver,
+  resolverAsync: asyncResolver,
+};
+
 /** The Receiver as an app makes it: the default store, a MemoryStore. */
 function receiverFor(route: AdapterRoute) {
-  return createReceiver({ secret: SECRET, maxBodyBytes: MAX_BODY_BYTES }).on(EVENT_TYPE, (event, context) =>
+  return createReceiver({ secret: SECRETS[route], maxBodyBytes: MAX_BODY_BYTES }).on(EVENT_TYPE, (event, context) =>
     hooks.arrive(route, { event, context }),
   );
 }
 
 async function start(): Promise<{ port: number }> {
-  const receivers = { adapter: receiverFor("adapter") };
+  const receivers = {
+    adapter: receiverFor("adapter"),
+    resolverSync: receiverFor("resolverSync"),
+    resolverAsync: receiverFor("resolverAsync"),
+  };
   const startApp = await framework(id).load();
   app = await startApp({ receivers, hooks, maxBodyBytes: MAX_BODY_BYTES });
   return { port: app.port };
