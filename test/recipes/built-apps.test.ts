@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECRET } from "../conformance/deliveries";
 import { sendOverHttp } from "../conformance/http-client";
 import { buildAndStartOnNode24, type RunningApp24 } from "../support/node24-app";
-import { nonUtf8Delivery, sendTamperedTo } from "./checks";
+import {
+  bomMultibyteDelivery,
+  nonUtf8Delivery,
+  sendGetTo,
+  sendTamperedTo,
+  sendTwiceTo,
+  sendUnsignedTo,
+} from "./checks";
 
 // The recipes of packages/fetch/README.md for frameworks that build an app: each fixture app is built with the
 // framework's own CLI and its built server started, on Node 24 (SvelteKit 3 needs Node 22.17+, Astro 7 22.12+,
@@ -29,7 +36,7 @@ const APPS = [
     start: () => ["dist/server/entry.mjs"],
   },
   {
-    recipe: "React Router 8: resource route action, react-router-serve",
+    recipe: "React Router 8: resource route action and loader, react-router-serve",
     dir: "react-router-app",
     build: (appDir: string) => [bin(appDir, "@react-router/dev", "bin.cjs"), "build"],
     start: (appDir: string) => [bin(appDir, "@react-router/serve", "bin.cjs"), "build/server/index.js"],
@@ -52,12 +59,35 @@ describe.each(APPS)("$recipe", ({ dir, build, start, ready }) => {
   afterAll(() => app?.close());
 
   it("verifies a delivery over its exact bytes, invalid UTF-8 included, and runs the handler", async () => {
-    const response = await sendOverHttp(app.url, "/webhooks", nonUtf8Delivery(`msg_${dir}`));
+    const messageId = `msg_${dir}`;
+    const response = await sendOverHttp(app.url, "/webhooks", nonUtf8Delivery(messageId));
     expect([response.status, response.body], app.output()).toEqual([200, '{"received":true}']);
-    await expect.poll(() => app.output()).toContain(`delivered msg_${dir}`);
+    await expect.poll(() => app.output()).toContain(`delivered ${messageId}`);
+  });
+
+  it("verifies a body that opens with a BOM and holds multibyte characters, and runs the handler", async () => {
+    const messageId = `msg_bom_${dir}`;
+    const response = await sendOverHttp(app.url, "/webhooks", bomMultibyteDelivery(messageId));
+    expect([response.status, response.body], app.output()).toEqual([200, '{"received":true}']);
+    await expect.poll(() => app.output()).toContain(`delivered ${messageId}`);
+  });
+
+  it("answers a repeated delivery 200 with duplicate: true", async () => {
+    expect(await sendTwiceTo(app.url, "/webhooks")).toEqual([
+      [200, '{"received":true}'],
+      [200, '{"received":true,"duplicate":true}'],
+    ]);
   });
 
   it("rejects a tampered body", async () => {
     expect(await sendTamperedTo(app.url, "/webhooks")).toEqual([400, "signature_mismatch"]);
+  });
+
+  it("rejects a delivery without its signature header", async () => {
+    expect(await sendUnsignedTo(app.url, "/webhooks")).toEqual([400, "missing_header"]);
+  });
+
+  it("answers a GET with 405", async () => {
+    expect(await sendGetTo(app.url, "/webhooks")).toEqual([405, "POST"]);
   });
 });
