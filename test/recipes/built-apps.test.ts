@@ -54,7 +54,7 @@ const APPS = [
   {
     // fixtures/react-router7, a workspace of its own (two majors cannot share one install): its routes.ts declares
     // the React Router 8 app's route file, so both majors build the same source.
-    recipe: `React Router 7: the same resource route, react-router-serve, on Node ${process.versions.node}`,
+    recipe: `React Router 7 on Node ${process.versions.node}: the same resource route, react-router-serve`,
     appDir: join(FIXTURES, "react-router7"),
     node: process.execPath,
     build: (appDir: string) => [bin(appDir, "@react-router/dev", "react-router"), "build"],
