@@ -21,10 +21,18 @@ export interface SafeLogger {
   warn(line: LogLine): void;
 }
 
-/** An error as plain facts: every logger (winston's JSON format included) prints them, and no `cause` chain leaks. */
+/**
+ * An error as plain facts: every logger (winston's JSON format included) prints them, and no `cause` chain leaks.
+ * Never throws, whatever the app threw (a Proxy, an object whose `toString` throws).
+ */
 export function errorFacts(error: unknown): { name?: string; message: string; stack?: string } {
-  if (!(error instanceof Error)) return { message: String(error) };
-  return { name: error.name, message: error.message, ...(error.stack && { stack: error.stack }) };
+  try {
+    if (!(error instanceof Error)) return { message: String(error) };
+    const { name, message, stack } = error;
+    return { name: String(name), message: String(message), ...(stack && { stack: String(stack) }) };
+  } catch {
+    return { message: "(an error that cannot be read)" };
+  }
 }
 
 /** Calls the logger with one object, and swallows what it throws: logging must never change a delivery's outcome. */
