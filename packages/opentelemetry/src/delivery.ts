@@ -1,0 +1,50 @@
+import { type Attributes, type Context, SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import type { DeliveryOutcome } from "@tidings/core";
+import { addMethod, recordableKey } from "./attributes";
+import { childContext, recordHandlerRuns } from "./handler-runs";
+import type { Telemetry } from "./telemetry";
+
+/** A delivery's span (with one child per handler run) and its metrics. */
+export function recordDelivery(telemetry: Telemetry, outcome: DeliveryOutcome, parent: Context): void {
+  const { code, status, target, delivery, startedAt, durationMs } = outcome;
+  const endpoint = outcome.endpoint ?? delivery?.endpoint;
+  const eventType = delivery?.type;
+
+  // Low-cardinality facts only: never the path (it may hold ids), the key or the job id.
+  const metricAttributes: Attributes = { "tidings.outcome": code, "http.response.status_code": status };
+  if (target?.route !== undefined) metricAttributes["http.route"] = target.route;
+  if (endpoint !== undefined) metricAttributes["tidings.endpoint"] = endpoint;
+  if (eventType !== undefined) metricAttributes["tidings.event.type"] = eventType;
+  const { deliveries, deliveryDuration, clockSkew } = telemetry.instruments;
+  deliveries.add(1, metricAttributes);
+  deliveryDuration.record(durationMs / 1000, metricAttributes);
+  if (code === "accepted" && delivery !== undefined) {
+    const skew = startedAt / 1000 - delivery.timestamp;
+    // Histograms take no negative values: the sign is an attribute.
+    const skewAttributes: Attributes = { "tidings.clock_skew.direction": skew < 0 ? "future" : "past" };
+    if (endpoint !== undefined) skewAttributes["tidings.endpoint"] = endpoint;
+    clockSkew.record(Math.abs(skew), skewAttributes);
+  }
+
+  const attributes: Attributes = { ...metricAttributes };
+  addMethod(attributes, outcome.method);
+  if (target?.path) attributes["url.path"] = target.path;
+  if (delivery !== undefined) {
+    attributes["tidings.duplicate"] = code === "duplicate";
+    attributes["tidings.secret_index"] = delivery.secretIndex;
+    attributes["tidings.timestamp"] = delivery.timestamp;
+    const key = recordableKey(delivery.deliveryKey);
+    if (key !== undefined) attributes["tidings.delivery_key"] = key;
+  }
+  // A 4xx is the sender's mistake, not this server's: only 5xx marks the span failed (HTTP semantic conventions).
+  const failed = status >= 500;
+  if (failed) attributes["error.type"] = code;
+  const span = telemetry.tracer.startSpan(
+    "tidings.delivery",
+    { kind: SpanKind.INTERNAL, startTime: startedAt, attributes },
+    parent,
+  );
+  if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: code });
+  recordHandlerRuns(telemetry, outcome.handlers, eventType, childContext(span, parent));
+  span.end(startedAt + durationMs);
+}

@@ -1,0 +1,40 @@
+import { type Attributes, type Context, SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import type { JobOutcome } from "@tidings/core/dispatch";
+import { recordableKey } from "./attributes";
+import { childContext, recordHandlerRuns } from "./handler-runs";
+import type { Telemetry } from "./telemetry";
+
+/** A job run's span (with one child per handler run) and its metrics. */
+export function recordJob(telemetry: Telemetry, outcome: JobOutcome, parent: Context): void {
+  const { code, delivery, startedAt, durationMs } = outcome;
+  const metricAttributes: Attributes = { "tidings.outcome": code };
+  if (delivery?.endpoint !== undefined) metricAttributes["tidings.endpoint"] = delivery.endpoint;
+  if (delivery !== undefined) metricAttributes["tidings.event.type"] = delivery.type;
+  const { jobs, jobDuration } = telemetry.instruments;
+  jobs.add(1, metricAttributes);
+  jobDuration.record(durationMs / 1000, metricAttributes);
+
+  const attributes: Attributes = { ...metricAttributes, "tidings.job.attempt": outcome.attempt };
+  if (delivery === undefined) {
+    attributes["tidings.job.id"] = outcome.jobId;
+  } else {
+    attributes["tidings.secret_index"] = delivery.secretIndex;
+    attributes["tidings.timestamp"] = delivery.timestamp;
+    const key = recordableKey(delivery.deliveryKey);
+    // Engines derive the job id from the delivery key: it holds the signature whenever the key does.
+    if (key !== undefined) {
+      attributes["tidings.delivery_key"] = key;
+      attributes["tidings.job.id"] = outcome.jobId;
+    }
+  }
+  const failed = code !== "completed";
+  if (failed) attributes["error.type"] = code;
+  const span = telemetry.tracer.startSpan(
+    "tidings.job",
+    { kind: SpanKind.INTERNAL, startTime: startedAt, attributes },
+    parent,
+  );
+  if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: code });
+  recordHandlerRuns(telemetry, outcome.handlers, delivery?.type, childContext(span, parent));
+  span.end(startedAt + durationMs);
+}

@@ -1,0 +1,87 @@
+import {
+  type Counter,
+  type Histogram,
+  type Meter,
+  type MeterProvider,
+  metrics,
+  type Tracer,
+  type TracerProvider,
+  trace,
+} from "@opentelemetry/api";
+import { name, version } from "../package.json";
+
+export interface InstrumentOptions {
+  /** Where spans go. Default: the global tracer provider (`trace.getTracerProvider()`), whenever one is registered. */
+  tracerProvider?: TracerProvider;
+  /** Where metrics go. Default: the global meter provider (`metrics.getMeterProvider()`), whenever one is registered. */
+  meterProvider?: MeterProvider;
+}
+
+/** The metric instruments, made from one meter. */
+export interface Instruments {
+  deliveries: Counter;
+  deliveryDuration: Histogram;
+  handlerDuration: Histogram;
+  clockSkew: Histogram;
+  jobs: Counter;
+  jobDuration: Histogram;
+}
+
+/** What OpenTelemetry's HTTP semantic conventions advise for `http.server.request.duration`, in seconds. */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+/** Up to the default tolerance (300 s), past which a delivery is refused as `timestamp_too_old`. */
+const SKEW_BUCKETS = [1, 2, 5, 10, 30, 60, 120, 180, 240, 300];
+
+function duration(meter: Meter, metric: string, description: string): Histogram {
+  return meter.createHistogram(metric, {
+    description,
+    unit: "s",
+    advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+  });
+}
+
+function instrumentsOf(meter: Meter): Instruments {
+  return {
+    deliveries: meter.createCounter("tidings.deliveries", {
+      description: "Deliveries answered, by outcome.",
+      unit: "{delivery}",
+    }),
+    deliveryDuration: duration(meter, "tidings.delivery.duration", "From taking a delivery to answering it."),
+    handlerDuration: duration(meter, "tidings.handler.duration", "One handler's run, in a request or a job."),
+    clockSkew: meter.createHistogram("tidings.clock_skew", {
+      description:
+        "How far an accepted delivery's signed timestamp is from this clock when it arrived (direction: past or future).",
+      unit: "s",
+      advice: { explicitBucketBoundaries: SKEW_BUCKETS },
+    }),
+    jobs: meter.createCounter("tidings.jobs", { description: "Runs of queued deliveries, by outcome.", unit: "{run}" }),
+    jobDuration: duration(meter, "tidings.job.duration", "One run of a queued delivery."),
+  };
+}
+
+/** The tracer and instruments one `instrument` call records with. */
+export class Telemetry {
+  readonly tracer: Tracer;
+  readonly #meterProvider: MeterProvider | undefined;
+  #instrumentsFrom: MeterProvider | undefined;
+  #instruments: Instruments | undefined;
+
+  constructor(options: InstrumentOptions) {
+    // The global tracer provider is a proxy: a tracer taken before the SDK registers itself delegates to it later.
+    this.tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(name, version);
+    this.#meterProvider = options.meterProvider;
+  }
+
+  /**
+   * The instruments, made again when the global meter provider changed: the metrics API has no proxy, so instruments
+   * taken before an SDK registered itself would stay no-ops.
+   */
+  get instruments(): Instruments {
+    const provider = this.#meterProvider ?? metrics.getMeterProvider();
+    if (provider !== this.#instrumentsFrom || this.#instruments === undefined) {
+      this.#instrumentsFrom = provider;
+      this.#instruments = instrumentsOf(provider.getMeter(name, version));
+    }
+    return this.#instruments;
+  }
+}

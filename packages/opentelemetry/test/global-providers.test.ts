@@ -1,0 +1,40 @@
+import { metrics, trace } from "@opentelemetry/api";
+import { createReceiver } from "@tidings/core";
+import { webhookMiddleware } from "@tidings/express";
+import express from "express";
+import { afterAll, expect, it } from "vitest";
+import { version } from "../package.json";
+import { instrument } from "../src";
+import { delivery, listen, post, SECRET } from "./http";
+import { RecordingSdk } from "./sdk";
+
+const sdk = new RecordingSdk();
+afterAll(async () => {
+  trace.disable();
+  metrics.disable();
+  await sdk.shutdown();
+});
+
+it("by default records with the global providers, also those registered after instrument() was called", async () => {
+  const receiver = createReceiver({ secret: SECRET });
+  receiver.on("message.sent", function record() {});
+  instrument(receiver);
+  const url = `${await listen(express().post("/webhooks", webhookMiddleware(receiver)))}/webhooks`;
+
+  // The API alone, no SDK registered: nothing is recorded, and deliveries are answered as ever.
+  expect(await post(url, delivery({ type: "message.sent", id: "evt_before" }))).toEqual({
+    status: 200,
+    code: "accepted",
+  });
+  trace.setGlobalTracerProvider(sdk.tracerProvider);
+  metrics.setGlobalMeterProvider(sdk.meterProvider);
+  await post(url, delivery({ type: "message.sent", id: "evt_after" }));
+
+  const spans = sdk.spans();
+  expect(spans.map((span) => [span.name, span.attributes["tidings.delivery_key"]])).toEqual([
+    ["tidings.handler record", undefined],
+    ["tidings.delivery", "event:evt_after"],
+  ]);
+  expect(spans[0]?.instrumentationScope).toMatchObject({ name: "@tidings/opentelemetry", version });
+  expect((await sdk.counter("tidings.deliveries")).map((point) => point.value)).toEqual([1]);
+});
