@@ -4,8 +4,9 @@ import { webhookMiddleware } from "@tidings/express";
 import express from "express";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { instrument } from "../src";
-import { delivery, listen, post, SECRET } from "./http";
+import { listen } from "./listen";
 import { RecordingSdk, seconds } from "./sdk";
+import { delivery, post, SECRET } from "./signed";
 
 const quiet = { error() {}, warn() {} };
 const ROUTE = "/webhooks/:account";

@@ -5,8 +5,9 @@ import express from "express";
 import { afterAll, expect, it } from "vitest";
 import { version } from "../package.json";
 import { instrument } from "../src";
-import { delivery, listen, post, SECRET } from "./http";
+import { listen } from "./listen";
 import { RecordingSdk } from "./sdk";
+import { delivery, post, SECRET } from "./signed";
 
 const sdk = new RecordingSdk();
 afterAll(async () => {

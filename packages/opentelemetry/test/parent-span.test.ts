@@ -5,8 +5,9 @@ import { webhookMiddleware } from "@tidings/express";
 import express from "express";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { instrument } from "../src";
-import { delivery, listen, post, SECRET } from "./http";
+import { listen } from "./listen";
 import { RecordingSdk } from "./sdk";
+import { delivery, post, SECRET } from "./signed";
 
 // What a Node app with OpenTelemetry has: a context manager that carries the active span across awaits.
 const contextManager = new AsyncLocalStorageContextManager();

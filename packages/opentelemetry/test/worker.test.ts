@@ -5,8 +5,8 @@ import { Queue } from "bullmq";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { RedisServer } from "../../../test/support/redis-server";
 import { instrument } from "../src";
-import { delivery, SECRET } from "./http";
 import { RecordingSdk, seconds } from "./sdk";
+import { delivery, SECRET } from "./signed";
 
 let redis: RedisServer;
 beforeAll(async () => {
