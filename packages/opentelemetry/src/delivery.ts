@@ -2,20 +2,21 @@ import { type Attributes, type Context, SpanKind, SpanStatusCode } from "@opente
 import type { DeliveryOutcome } from "@tidings/core";
 import { addMethod, recordableKey } from "./attributes";
 import { childContext, recordHandlerRuns } from "./handler-runs";
-import type { Telemetry } from "./telemetry";
+import type { Recorder } from "./telemetry";
 
 /** A delivery's span (with one child per handler run) and its metrics. */
-export function recordDelivery(telemetry: Telemetry, outcome: DeliveryOutcome, parent: Context): void {
+export function recordDelivery(recorder: Recorder, outcome: DeliveryOutcome, parent: Context): void {
   const { code, status, target, delivery, startedAt, durationMs } = outcome;
   const endpoint = outcome.endpoint ?? delivery?.endpoint;
   const eventType = delivery?.type;
 
-  // Low-cardinality facts only: never the path (it may hold ids), the key or the job id.
+  // Low-cardinality facts only: never the path (it may hold ids) or the delivery key.
   const metricAttributes: Attributes = { "tidings.outcome": code, "http.response.status_code": status };
   if (target?.route !== undefined) metricAttributes["http.route"] = target.route;
   if (endpoint !== undefined) metricAttributes["tidings.endpoint"] = endpoint;
   if (eventType !== undefined) metricAttributes["tidings.event.type"] = eventType;
-  const { deliveries, deliveryDuration, clockSkew } = telemetry.instruments;
+  const { tracer, instruments } = recorder;
+  const { deliveries, deliveryDuration, clockSkew } = instruments;
   deliveries.add(1, metricAttributes);
   deliveryDuration.record(durationMs / 1000, metricAttributes);
   if (code === "accepted" && delivery !== undefined) {
@@ -39,12 +40,12 @@ export function recordDelivery(telemetry: Telemetry, outcome: DeliveryOutcome, p
   // A 4xx is the sender's mistake, not this server's: only 5xx marks the span failed (HTTP semantic conventions).
   const failed = status >= 500;
   if (failed) attributes["error.type"] = code;
-  const span = telemetry.tracer.startSpan(
+  const span = tracer.startSpan(
     "tidings.delivery",
     { kind: SpanKind.INTERNAL, startTime: startedAt, attributes },
     parent,
   );
   if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: code });
-  recordHandlerRuns(telemetry, outcome.handlers, eventType, childContext(span, parent));
+  recordHandlerRuns(recorder, outcome.handlers, eventType, childContext(span, parent));
   span.end(startedAt + durationMs);
 }

@@ -9,7 +9,7 @@ import {
 } from "@opentelemetry/api";
 import type { HandlerRun } from "@tidings/core";
 import { errorType } from "./attributes";
-import type { Telemetry } from "./telemetry";
+import type { Recorder } from "./telemetry";
 
 /** What `recordException` accepts, from anything a handler threw. */
 function exceptionOf(error: unknown): Exception {
@@ -23,12 +23,12 @@ function exceptionOf(error: unknown): Exception {
  * spans are made after the fact, from the run's timings: spans the handler itself opened are not their children.
  */
 export function recordHandlerRuns(
-  telemetry: Telemetry,
+  { tracer, instruments }: Recorder,
   runs: readonly HandlerRun[],
   eventType: string | undefined,
   parent: Context | undefined,
 ): void {
-  const { handlerDuration } = telemetry.instruments;
+  const { handlerDuration } = instruments;
   for (const run of runs) {
     const attributes: Attributes = { "tidings.handler.name": run.name, "tidings.handler.on": run.on };
     if (eventType !== undefined) attributes["tidings.event.type"] = eventType;
@@ -36,7 +36,7 @@ export function recordHandlerRuns(
     handlerDuration.record(run.durationMs / 1000, attributes);
     if (parent === undefined) continue;
     const endTime = run.startedAt + run.durationMs;
-    const span = telemetry.tracer.startSpan(
+    const span = tracer.startSpan(
       `tidings.handler ${run.name}`,
       { kind: SpanKind.INTERNAL, startTime: run.startedAt, attributes },
       parent,

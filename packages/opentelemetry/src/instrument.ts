@@ -18,7 +18,7 @@ export type Instrumentable =
 export function instrument(target: Instrumentable, options: InstrumentOptions = {}): void {
   const telemetry = new Telemetry(options);
   target.onOutcome((outcome: DeliveryOutcome | JobOutcome) => {
-    if ("jobId" in outcome) recordJob(telemetry, outcome, context.active());
-    else recordDelivery(telemetry, outcome, context.active());
+    if ("jobId" in outcome) recordJob(telemetry.recorder(), outcome, context.active());
+    else recordDelivery(telemetry.recorder(), outcome, context.active());
   });
 }

@@ -2,15 +2,16 @@ import { type Attributes, type Context, SpanKind, SpanStatusCode } from "@opente
 import type { JobOutcome } from "@tidings/core/dispatch";
 import { recordableKey } from "./attributes";
 import { childContext, recordHandlerRuns } from "./handler-runs";
-import type { Telemetry } from "./telemetry";
+import type { Recorder } from "./telemetry";
 
 /** A job run's span (with one child per handler run) and its metrics. */
-export function recordJob(telemetry: Telemetry, outcome: JobOutcome, parent: Context): void {
+export function recordJob(recorder: Recorder, outcome: JobOutcome, parent: Context): void {
   const { code, delivery, startedAt, durationMs } = outcome;
   const metricAttributes: Attributes = { "tidings.outcome": code };
   if (delivery?.endpoint !== undefined) metricAttributes["tidings.endpoint"] = delivery.endpoint;
   if (delivery !== undefined) metricAttributes["tidings.event.type"] = delivery.type;
-  const { jobs, jobDuration } = telemetry.instruments;
+  const { tracer, instruments } = recorder;
+  const { jobs, jobDuration } = instruments;
   jobs.add(1, metricAttributes);
   jobDuration.record(durationMs / 1000, metricAttributes);
 
@@ -29,12 +30,8 @@ export function recordJob(telemetry: Telemetry, outcome: JobOutcome, parent: Con
   }
   const failed = code !== "completed";
   if (failed) attributes["error.type"] = code;
-  const span = telemetry.tracer.startSpan(
-    "tidings.job",
-    { kind: SpanKind.INTERNAL, startTime: startedAt, attributes },
-    parent,
-  );
+  const span = tracer.startSpan("tidings.job", { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, parent);
   if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: code });
-  recordHandlerRuns(telemetry, outcome.handlers, delivery?.type, childContext(span, parent));
+  recordHandlerRuns(recorder, outcome.handlers, delivery?.type, childContext(span, parent));
   span.end(startedAt + durationMs);
 }

@@ -59,29 +59,35 @@ function instrumentsOf(meter: Meter): Instruments {
   };
 }
 
+/** What one outcome is recorded with. */
+export interface Recorder {
+  tracer: Tracer;
+  instruments: Instruments;
+}
+
 /** The tracer and instruments one `instrument` call records with. */
 export class Telemetry {
-  readonly tracer: Tracer;
+  readonly #tracer: Tracer;
   readonly #meterProvider: MeterProvider | undefined;
+  #recorder: Recorder | undefined;
   #instrumentsFrom: MeterProvider | undefined;
-  #instruments: Instruments | undefined;
 
   constructor(options: InstrumentOptions) {
     // The global tracer provider is a proxy: a tracer taken before the SDK registers itself delegates to it later.
-    this.tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(name, version);
+    this.#tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(name, version);
     this.#meterProvider = options.meterProvider;
   }
 
   /**
-   * The instruments, made again when the global meter provider changed: the metrics API has no proxy, so instruments
-   * taken before an SDK registered itself would stay no-ops.
+   * The tracer and the instruments, made again when the global meter provider changed: the metrics API has no proxy,
+   * so instruments taken before an SDK registered itself would stay no-ops.
    */
-  get instruments(): Instruments {
+  recorder(): Recorder {
     const provider = this.#meterProvider ?? metrics.getMeterProvider();
-    if (provider !== this.#instrumentsFrom || this.#instruments === undefined) {
+    if (this.#recorder === undefined || provider !== this.#instrumentsFrom) {
       this.#instrumentsFrom = provider;
-      this.#instruments = instrumentsOf(provider.getMeter(name, version));
+      this.#recorder = { tracer: this.#tracer, instruments: instrumentsOf(provider.getMeter(name, version)) };
     }
-    return this.#instruments;
+    return this.#recorder;
   }
 }
