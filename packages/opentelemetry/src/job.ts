@@ -4,18 +4,24 @@ import { recordableKey } from "./attributes";
 import { childContext, recordHandlerRuns } from "./handler-runs";
 import type { Recorder } from "./telemetry";
 
+/** What both the metrics and the span of a job run carry (a new object per call: see `commonAttributes` of a delivery). */
+function commonAttributes({ code, delivery }: JobOutcome): Attributes {
+  const attributes: Attributes = { "tidings.outcome": code };
+  if (delivery?.endpoint !== undefined) attributes["tidings.endpoint"] = delivery.endpoint;
+  if (delivery !== undefined) attributes["tidings.event.type"] = delivery.type;
+  return attributes;
+}
+
 /** A job run's span (with one child per handler run) and its metrics. */
 export function recordJob(recorder: Recorder, outcome: JobOutcome, parent: Context): void {
   const { code, delivery, startedAt, durationMs } = outcome;
-  const metricAttributes: Attributes = { "tidings.outcome": code };
-  if (delivery?.endpoint !== undefined) metricAttributes["tidings.endpoint"] = delivery.endpoint;
-  if (delivery !== undefined) metricAttributes["tidings.event.type"] = delivery.type;
   const { tracer, instruments } = recorder;
-  const { jobs, jobDuration } = instruments;
-  jobs.add(1, metricAttributes);
-  jobDuration.record(durationMs / 1000, metricAttributes);
+  const metricAttributes = commonAttributes(outcome);
+  instruments.jobs.add(1, metricAttributes);
+  instruments.jobDuration.record(durationMs / 1000, metricAttributes);
 
-  const attributes: Attributes = { ...metricAttributes, "tidings.job.attempt": outcome.attempt };
+  const attributes = commonAttributes(outcome);
+  attributes["tidings.job.attempt"] = outcome.attempt;
   if (delivery === undefined) {
     attributes["tidings.job.id"] = outcome.jobId;
   } else {
