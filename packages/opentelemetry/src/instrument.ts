@@ -18,7 +18,9 @@ export type Instrumentable =
 export function instrument(target: Instrumentable, options: InstrumentOptions = {}): void {
   const telemetry = new Telemetry(options);
   target.onOutcome((outcome: DeliveryOutcome | JobOutcome) => {
-    if ("jobId" in outcome) recordJob(telemetry.recorder(), outcome, context.active());
-    else recordDelivery(telemetry.recorder(), outcome, context.active());
+    const recorder = telemetry.recorder();
+    if (recorder === undefined) return;
+    if ("jobId" in outcome) recordJob(recorder, outcome, context.active());
+    else recordDelivery(recorder, outcome, context.active());
   });
 }

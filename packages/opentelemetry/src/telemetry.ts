@@ -1,9 +1,11 @@
 import {
   type Counter,
+  createNoopMeter,
   type Histogram,
   type Meter,
   type MeterProvider,
   metrics,
+  ProxyTracerProvider,
   type Tracer,
   type TracerProvider,
   trace,
@@ -65,29 +67,41 @@ export interface Recorder {
   instruments: Instruments;
 }
 
+/** What the global tracer provider hands out until an SDK registers one: the API's no-op. */
+const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
+
 /** The tracer and instruments one `instrument` call records with. */
 export class Telemetry {
   readonly #tracer: Tracer;
+  /** The global tracer provider, when spans go there. */
+  readonly #globalTracerProvider: ProxyTracerProvider | undefined;
   readonly #meterProvider: MeterProvider | undefined;
   #recorder: Recorder | undefined;
   #instrumentsFrom: MeterProvider | undefined;
+  #metricsIdle = false;
 
   constructor(options: InstrumentOptions) {
+    const tracerProvider = options.tracerProvider ?? trace.getTracerProvider();
+    if (tracerProvider instanceof ProxyTracerProvider) this.#globalTracerProvider = tracerProvider;
     // The global tracer provider is a proxy: a tracer taken before the SDK registers itself delegates to it later.
-    this.#tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(name, version);
+    this.#tracer = tracerProvider.getTracer(name, version);
     this.#meterProvider = options.meterProvider;
   }
 
   /**
    * The tracer and the instruments, made again when the global meter provider changed: the metrics API has no proxy,
-   * so instruments taken before an SDK registered itself would stay no-ops.
+   * so instruments taken before an SDK registered itself would stay no-ops. Undefined while both signals would go to
+   * the API's no-ops (no SDK registered), so that instrumenting costs next to nothing until one is.
    */
-  recorder(): Recorder {
+  recorder(): Recorder | undefined {
     const provider = this.#meterProvider ?? metrics.getMeterProvider();
     if (this.#recorder === undefined || provider !== this.#instrumentsFrom) {
       this.#instrumentsFrom = provider;
-      this.#recorder = { tracer: this.#tracer, instruments: instrumentsOf(provider.getMeter(name, version)) };
+      const meter = provider.getMeter(name, version);
+      this.#metricsIdle = meter === createNoopMeter();
+      this.#recorder = { tracer: this.#tracer, instruments: instrumentsOf(meter) };
     }
-    return this.#recorder;
+    const tracingIdle = this.#globalTracerProvider?.getDelegate() === NOOP_TRACER_PROVIDER;
+    return this.#metricsIdle && tracingIdle ? undefined : this.#recorder;
   }
 }

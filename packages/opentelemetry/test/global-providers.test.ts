@@ -23,19 +23,37 @@ it("by default records with the global providers, also those registered after in
   const url = `${await listen(express().post("/webhooks", webhookMiddleware(receiver)))}/webhooks`;
 
   // The API alone, no SDK registered: nothing is recorded, and deliveries are answered as ever.
-  expect(await post(url, delivery({ type: "message.sent", id: "evt_before" }))).toEqual({
+  expect(await post(url, delivery({ type: "message.sent", id: "evt_none" }))).toEqual({
     status: 200,
     code: "accepted",
   });
-  trace.setGlobalTracerProvider(sdk.tracerProvider);
+  // Metrics only: the spans still go to the API's no-op tracer.
   metrics.setGlobalMeterProvider(sdk.meterProvider);
-  await post(url, delivery({ type: "message.sent", id: "evt_after" }));
+  await post(url, delivery({ type: "message.sent", id: "evt_metrics" }));
+  expect(sdk.spans()).toEqual([]);
+  expect((await sdk.counter("tidings.deliveries")).map((point) => point.value)).toEqual([1]);
+  // And traces.
+  trace.setGlobalTracerProvider(sdk.tracerProvider);
+  await post(url, delivery({ type: "message.sent", id: "evt_both" }));
 
   const spans = sdk.spans();
   expect(spans.map((span) => [span.name, span.attributes["tidings.delivery_key"]])).toEqual([
     ["tidings.handler record", undefined],
-    ["tidings.delivery", "event:evt_after"],
+    ["tidings.delivery", "event:evt_both"],
   ]);
   expect(spans[0]?.instrumentationScope).toMatchObject({ name: "@tidings/opentelemetry", version });
-  expect((await sdk.counter("tidings.deliveries")).map((point) => point.value)).toEqual([1]);
+  expect((await sdk.counter("tidings.deliveries")).map((point) => point.value)).toEqual([2]);
+});
+
+it("records spans with a tracer provider of its own while the global meter provider is the API's no-op", async () => {
+  const own = new RecordingSdk();
+  const receiver = createReceiver({ secret: SECRET });
+  metrics.disable();
+  instrument(receiver, { tracerProvider: own.tracerProvider });
+  const url = `${await listen(express().post("/webhooks", webhookMiddleware(receiver)))}/webhooks`;
+
+  await post(url, delivery({ type: "message.sent", id: "evt_own" }));
+
+  expect(own.spans().map((span) => span.name)).toEqual(["tidings.delivery"]);
+  await own.shutdown();
 });
