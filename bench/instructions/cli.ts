@@ -5,21 +5,31 @@
  *   npm run profile:instructions --workspace @tidings/bench -- next-pages ideal,adapter --functions
  * `--functions` runs node with --perf-basic-prof, so callgrind's unnamed JIT code gets V8's function names, and
  * prints, per route after the first, the functions whose own instructions per request differ most from the first
- * route's, in each route's quietest window: where a route's extra instructions go, JavaScript included.
+ * route's, in each route's quietest window: where a route's extra instructions go, JavaScript included;
+ * `--rows=N` prints N of them (default 40). `--keep` leaves the callgrind dumps (and, with `--functions`, node's perf
+ * map) in a folder it prints, for callgrind_annotate or a closer look at who calls what.
  */
 import { ROUTES, type Route } from "../http/routes";
 import { instructionSettings } from "../lib/options";
 import { median } from "../lib/stats";
 import { measureInstructions, quietestWindow } from "./measure";
 
-const FUNCTION_ROWS = 40;
+const rowsArgument = process.argv.find((arg) => arg.startsWith("--rows="));
+const FUNCTION_ROWS = rowsArgument ? Number(rowsArgument.slice("--rows=".length)) : 40;
+if (!Number.isSafeInteger(FUNCTION_ROWS) || FUNCTION_ROWS < 1) throw new Error("--rows must be a positive integer");
 const [id = "hono", routeList = "ideal,adapter"] = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
 const routes = routeList.split(",") as Route[];
 for (const route of routes) {
   if (!(route in ROUTES)) throw new Error(`routes must be among ${Object.keys(ROUTES).join(", ")}`);
 }
 const settings = instructionSettings(false);
-const { windows, functions } = await measureInstructions(id, routes, settings, process.argv.includes("--functions"));
+const { windows, functions, kept } = await measureInstructions(
+  id,
+  routes,
+  settings,
+  process.argv.includes("--functions"),
+  process.argv.includes("--keep"),
+);
 
 const thousands = (value: number) => `${(value / 1000).toFixed(1)}k`;
 const [first = "ideal"] = routes;
@@ -55,3 +65,4 @@ for (const route of functions ? routes.slice(1) : []) {
     );
   }
 }
+if (kept) console.log(`\ncallgrind dumps kept in ${kept}`);

@@ -8,7 +8,7 @@
  * Needs valgrind (Debian's `valgrind` package).
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,6 +28,8 @@ export interface Measured {
   windows: Map<Route, number[]>;
   /** With `functions`: own instructions per request by function name, in each route's window with the fewest. */
   functions?: Map<Route, Map<string, number>>;
+  /** With `keep`: the folder left with every window's dump (callgrind.<pid>.<n>, routes in turn) and perf map. */
+  kept?: string | undefined;
 }
 
 export function assertValgrind(): void {
@@ -48,6 +50,7 @@ export async function measureInstructions(
   routes: readonly Route[],
   settings: InstructionSettings,
   functions = false,
+  keep = false,
 ): Promise<Measured> {
   assertValgrind();
   const dumps = mkdtempSync(join(tmpdir(), "tidings-callgrind-"));
@@ -128,17 +131,19 @@ export async function measureInstructions(
         windows.get(route)?.push((dumpTotals(text).Ir ?? 0) / settings.windowRequests);
       }
     }
-    if (!functions) return { windows };
+    const kept = keep ? dumps : undefined;
+    if (!functions) return { windows, kept };
     const rename = jitNames(`/tmp/perf-${server.pid}.map`);
     const byFunction = (route: Route) => {
       const quietest = quietestWindow(windows.get(route) ?? []);
       return functionsPerRequest(dumpTexts.get(route)?.[quietest] ?? "", rename, settings.windowRequests);
     };
-    return { windows, functions: new Map(routes.map((route) => [route, byFunction(route)])) };
+    return { windows, kept, functions: new Map(routes.map((route) => [route, byFunction(route)])) };
   } finally {
     agent.destroy();
     await server.stop();
-    rmSync(dumps, { recursive: true, force: true });
+    if (keep && functions) copyFileSync(`/tmp/perf-${server.pid}.map`, join(dumps, "perf.map"));
+    if (!keep) rmSync(dumps, { recursive: true, force: true });
     if (functions) rmSync(`/tmp/perf-${server.pid}.map`, { force: true });
   }
 }

@@ -45,6 +45,11 @@ export interface ConformanceTarget {
    * stalls or goes away mid-body never reaches the handler, so the partial-body cases do not apply.
    */
   buffersBody?: true;
+  /**
+   * Web-standard targets: the app as a function of a Web `Request`, called in process (Hono's `app.fetch`, the App
+   * Router's exported handler), so a test can hand it a Request built by code, which no HTTP client can send.
+   */
+  fetchInProcess?(receiver: AnyReceiver): (request: Request) => Promise<Response>;
   /** The same app, but with the framework's usual JSON body parser reading the body before the webhook (a mounting mistake). */
   startWithBodyParsedFirst(receiver: AnyReceiver): Promise<RunningApp>;
   /** The webhook mounted at PARAM_ROUTE (or the framework's way of writing it), for secret resolvers. */

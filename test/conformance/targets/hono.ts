@@ -27,6 +27,12 @@ export const honoTarget: ConformanceTarget = {
     app.all(WEBHOOK_PATH, (c) => handle(c.req.raw));
     return listen(app);
   },
+  fetchInProcess(receiver: AnyReceiver) {
+    const handle = createFetchHandler(receiver);
+    const app = new Hono();
+    app.all(WEBHOOK_PATH, (c) => handle(c.req.raw));
+    return async (request) => app.fetch(request);
+  },
   startWithBodyParsedFirst(receiver: AnyReceiver) {
     const handle = createFetchHandler(receiver);
     const app = new Hono();

@@ -53,6 +53,7 @@ function accountSegment(url: string): { account: string } | undefined {
 export const nextAppTarget: ConformanceTarget = {
   name: "next (App Router route handler, in-process Request)",
   start: async (receiver: AnyReceiver) => routeApp(createRouteHandler(receiver)),
+  fetchInProcess: (receiver: AnyReceiver) => createRouteHandler(receiver),
   async startWithBodyParsedFirst(receiver: AnyReceiver) {
     const handler = createRouteHandler(receiver);
     // A misplaced wrapper (or proxy logic) that reads the JSON before the webhook handler does.
