@@ -3,9 +3,11 @@ import type { Comparison, ComparisonResult, FrameworkResult, HttpResults } from 
 import type { InstructionResults } from "./instructions/suite";
 import { formatBytes } from "./lib/deliveries";
 import type { Machine } from "./lib/machine";
-import type { Options } from "./lib/options";
+import type { Options, SuiteName } from "./lib/options";
 import type { Summary } from "./lib/stats";
 import type { MemoryResults } from "./memory/suite";
+import { queueTargets, renderQueue } from "./queue/report";
+import type { QueueResults } from "./queue/suite";
 import type { VerifyResults, VerifyRow } from "./verify/suite";
 
 export interface RunReport {
@@ -20,6 +22,7 @@ export interface RunReport {
   memory?: MemoryResults | undefined;
   instructions?: InstructionResults | undefined;
   hostile?: HostileRow[] | undefined;
+  queue?: QueueResults | undefined;
   errors: string[];
 }
 
@@ -135,7 +138,12 @@ function hostileTargets(rows: readonly HostileRow[] | undefined): Target[] {
 }
 
 function targetsSection(report: RunReport): string {
-  const targets = [...verifyTargets(report.verify), ...memoryTargets(report.memory), ...hostileTargets(report.hostile)];
+  const targets = [
+    ...verifyTargets(report.verify),
+    ...memoryTargets(report.memory),
+    ...hostileTargets(report.hostile),
+    ...queueTargets(report.queue),
+  ];
   const status = (met: boolean | undefined) => (met === undefined ? "n/a" : met ? "met" : "**missed**");
   return [
     "## Targets",
@@ -343,11 +351,29 @@ function machineSection(report: RunReport): string {
     "npm run bench            # at the root: turbo run build, then the line below",
     "npm run bench --workspace @tidings/bench --   # = cd bench && node --import tsx/esm run.ts",
     "npm run bench -- --quick # CI smoke test: every benchmark once, tiny durations, fails only if one throws",
-    "# options: --only=verify,http,memory,instructions,hostile  --frameworks=express,fastify,...  --rounds=N  --out=FILE",
+    "# options: --only=verify,http,memory,instructions,hostile,queue  --frameworks=express,fastify,...  --engines=bullmq,pg-boss  --rounds=N  --out=FILE",
+    "# a run of some suites (--only) into an existing report replaces only their sections and target rows",
     "```",
     "",
     `This report: \`${report.command}\`. The benchmarks import the built packages (\`dist\`), as users do. The machine is shared and noisy (see the load average): ratios measured in the same run are what count; absolute numbers are context.`,
   ].join("\n");
+}
+
+/** Each suite's own section, by its key in report-merge.ts: what a run of some suites replaces in a full report. */
+export const SECTION_KEYS: Record<SuiteName, string> = {
+  verify: "## 1.",
+  http: "## 2.",
+  memory: "## 3.",
+  instructions: "## 4.",
+  queue: "## 5.",
+  hostile: "## Hostile unsigned requests",
+};
+
+/** The machine table's row for a run of some suites folded into a full report. */
+export function separateRunRow(report: RunReport): string {
+  const suites = [...report.options.suites].join(", ");
+  const when = `${report.machine.date}, load ${report.machine.loadAverage} / ${report.loadAtEnd}`;
+  return `| ${suites}: measured in a run of its own | ${when}, ${fixed(report.seconds.total ?? 0, 0)} s: \`${report.command}\` |`;
 }
 
 export function renderReport(report: RunReport): string {
@@ -368,5 +394,6 @@ export function renderReport(report: RunReport): string {
   if (report.memory) sections.push(memorySection(report.memory), "");
   if (report.instructions) sections.push(instructionsSection(report.instructions), "");
   if (report.hostile) sections.push(renderHostile(report.hostile), "");
+  if (report.queue) sections.push(renderQueue(report.queue), "");
   return sections.join("\n");
 }

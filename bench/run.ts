@@ -2,7 +2,7 @@
  * Runs the benchmarks and writes BENCHMARKS.md (full mode) or prints the report (`--quick`, for CI).
  * Exits non-zero if any benchmark threw or any framework failed, never because of a ratio: machines are noisy.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { runHostileSuite } from "./hostile/suite";
 import { FRAMEWORKS } from "./http/apps";
@@ -11,9 +11,12 @@ import { runInstructionsSuite } from "./instructions/suite";
 import { assertBuiltPackages } from "./lib/built";
 import { BENCH_DIR, PINNING } from "./lib/children";
 import { currentLoad, describeMachine } from "./lib/machine";
-import { parseOptions } from "./lib/options";
+import { parseOptions, SUITES } from "./lib/options";
 import { runMemorySuite } from "./memory/suite";
-import { type RunReport, renderReport } from "./report";
+import { ENGINE_IDS } from "./queue/engines";
+import { runQueueSuite } from "./queue/suite";
+import { type RunReport, renderReport, SECTION_KEYS, separateRunRow } from "./report";
+import { mergeReport } from "./report-merge";
 import { runVerifySuite } from "./verify/suite";
 
 const args = process.argv.slice(2);
@@ -21,6 +24,7 @@ const options = parseOptions(
   args,
   join(BENCH_DIR, "..", "BENCHMARKS.md"),
   FRAMEWORKS.map((framework) => framework.id),
+  ENGINE_IDS,
 );
 const log = (line: string) => console.error(`[bench] ${line}`);
 
@@ -66,19 +70,25 @@ if (built) {
     );
   }
   if (options.suites.has("hostile")) report.hostile = await timed("hostile", () => runHostileSuite(options.quick, log));
+  if (options.suites.has("queue"))
+    report.queue = await timed("queue", () => runQueueSuite(options.queue, options.engines, log));
 }
 delete report.seconds.packages;
 const suites = [report.http, report.memory, report.instructions];
 const suiteFrameworks = suites.flatMap((suite): { id: string; error?: string }[] => suite?.frameworks ?? []);
-for (const framework of suiteFrameworks) {
-  if (framework.error) report.errors.push(`${framework.id}: ${framework.error}`);
+for (const { id, error } of [...suiteFrameworks, ...(report.queue?.engines ?? [])]) {
+  if (error) report.errors.push(`${id}: ${error}`);
 }
 report.seconds.total = (performance.now() - started) / 1000;
 report.loadAtEnd = currentLoad();
 
 const markdown = renderReport(report);
 if (options.out) {
-  writeFileSync(options.out, markdown);
+  // A run of some suites into an existing report replaces only their sections and target rows.
+  const partial = options.suites.size < SUITES.length && existsSync(options.out);
+  const keys = [...options.suites].map((suite) => SECTION_KEYS[suite]);
+  const merged = partial && mergeReport(readFileSync(options.out, "utf8"), markdown, keys, separateRunRow(report));
+  writeFileSync(options.out, merged || markdown);
   log(`wrote ${relative(process.cwd(), options.out)}`);
 } else {
   console.log(markdown);

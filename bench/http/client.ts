@@ -73,6 +73,7 @@ async function load(run: LoadRun): Promise<LoadResult> {
     requestsPerSecond: result["2xx"] / seconds,
     latencyMeanMs: result.latency.mean,
     latencyP99Ms: result.latency.p99,
+    startedAt: performance.timeOrigin + firstRequestAt,
     clientCpuShare: (used.user + used.system) / 1000 / wallMs,
   };
 }

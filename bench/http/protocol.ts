@@ -25,6 +25,8 @@ export interface LoadResult {
   requestsPerSecond: number;
   latencyMeanMs: number;
   latencyP99Ms: number;
+  /** When the first request was built: ms since the epoch, to compare with other processes' clocks. */
+  startedAt: number;
   /** The client's CPU time over the run / wall time: near 1 means the client, not the server, was the limit. */
   clientCpuShare: number;
 }

@@ -8,6 +8,8 @@ const ENTRY_POINTS = [
   "@tidings/koa",
   "@tidings/fetch",
   "@tidings/next",
+  "@tidings/bullmq",
+  "@tidings/pg-boss",
 ];
 
 /**

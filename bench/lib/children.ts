@@ -25,12 +25,16 @@ function hasTaskset(): boolean {
 export const PINNING = hasTaskset() ? "taskset" : "none";
 
 export interface ChildOptions {
-  /** The core to pin the process to (ignored without taskset). */
-  cpu: number;
+  /** The core to pin the process to (ignored without taskset); undefined: any core. */
+  cpu?: number;
   nodeArgs?: readonly string[];
   args?: readonly string[];
   /** A command that runs node for us (e.g. valgrind and its options). */
   launcher?: readonly string[];
+  /** The Node binary; default: the one running the benchmarks. */
+  node?: string;
+  /** Added to the child's environment. */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** A Node child process running a TypeScript entry point, driven by request/reply messages over IPC. */
@@ -44,15 +48,20 @@ export class Child {
   constructor(entry: string, options: ChildOptions) {
     const node = [
       ...(options.launcher ?? []),
-      process.execPath,
+      options.node ?? process.execPath,
       ...(options.nodeArgs ?? []),
       "--import",
       "tsx/esm",
       entry,
       ...(options.args ?? []),
     ];
-    const [command, ...args] = PINNING === "taskset" ? ["taskset", "-c", String(options.cpu), ...node] : node;
-    this.#process = spawn(command as string, args, { cwd: BENCH_DIR, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    const pinned = PINNING === "taskset" && options.cpu !== undefined;
+    const [command, ...args] = pinned ? ["taskset", "-c", String(options.cpu), ...node] : node;
+    this.#process = spawn(command as string, args, {
+      cwd: BENCH_DIR,
+      env: { ...process.env, ...options.env },
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
     this.#process.on("message", (message: Reply) => this.#settle(message));
     this.#exited = new Promise((resolve) => {
       this.#process.on("exit", (code, signal) => {

@@ -1,5 +1,5 @@
 /** What to run and for how long: `--quick` (CI: every benchmark once, tiny durations) or the full measurement. */
-export type SuiteName = "verify" | "http" | "memory" | "instructions" | "hostile";
+export type SuiteName = "verify" | "http" | "memory" | "instructions" | "hostile" | "queue";
 
 export interface VerifySettings {
   rounds: number;
@@ -43,20 +43,40 @@ export interface InstructionSettings {
   windowRequests: number;
 }
 
+export interface QueueSettings {
+  /** The receiver's instructions per request, its ideal and adapter routes taking turns. */
+  enqueue: InstructionSettings;
+  /** Worker instructions per job, the engine's own worker and ours taking turns (windows of `windowRequests` jobs). */
+  worker: InstructionSettings;
+  /** Jobs a worker process runs at once. */
+  concurrency: number;
+  bodyBytes: number;
+  /** End to end: a run per number of worker processes in each round. */
+  workerProcesses: readonly number[];
+  rounds: number;
+  /** Deliveries per run, after `warmupDeliveries` not measured. */
+  deliveries: number;
+  warmupDeliveries: number;
+  connections: number;
+}
+
 export interface Options {
   quick: boolean;
   suites: ReadonlySet<SuiteName>;
   /** Framework ids the HTTP and memory suites run (`--frameworks=koa,fastify`); all by default. */
   frameworks: readonly string[];
+  /** Queue engines the queue suite runs (`--engines=bullmq`); all by default. */
+  engines: readonly string[];
   /** Where the Markdown report goes; undefined: print it only. */
   out: string | undefined;
   verify: VerifySettings;
   http: HttpSettings;
   memory: MemorySettings;
   instructions: InstructionSettings;
+  queue: QueueSettings;
 }
 
-const SUITES: readonly SuiteName[] = ["verify", "http", "memory", "instructions", "hostile"];
+export const SUITES: readonly SuiteName[] = ["verify", "http", "memory", "instructions", "hostile", "queue"];
 const KIB = 1024;
 const SIZES = [256, 4 * KIB, 64 * KIB, 1024 * KIB] as const;
 
@@ -79,12 +99,41 @@ export function instructionSettings(quick: boolean): InstructionSettings {
     : { warmupRequests: 8_000, windows: 5, windowRequests: 1_000 };
 }
 
-export function parseOptions(args: readonly string[], defaultOut: string, frameworkIds: readonly string[]): Options {
-  const known = /^--(quick|only=.+|frameworks=.+|rounds=.+|out=.+)$/;
+/** Quick mode runs every step of the queue suite on a few requests and jobs: CI checks the code path, not figures. */
+function queueSettings(quick: boolean, rounds: number | undefined): QueueSettings {
+  const common = { concurrency: 8, bodyBytes: 2 * KIB, connections: 16 };
+  return quick
+    ? {
+        ...common,
+        workerProcesses: [1, 2],
+        enqueue: { warmupRequests: 20, windows: 1, windowRequests: 10 },
+        worker: { warmupRequests: 20, windows: 1, windowRequests: 10 },
+        rounds: rounds ?? 1,
+        deliveries: 40,
+        warmupDeliveries: 10,
+      }
+    : {
+        ...common,
+        workerProcesses: [1, 2, 4],
+        enqueue: { warmupRequests: 6_000, windows: 8, windowRequests: 500 },
+        worker: { warmupRequests: 5_000, windows: 8, windowRequests: 500 },
+        rounds: rounds ?? 3,
+        deliveries: 4_000,
+        warmupDeliveries: 500,
+      };
+}
+
+export function parseOptions(
+  args: readonly string[],
+  defaultOut: string,
+  frameworkIds: readonly string[],
+  engineIds: readonly string[],
+): Options {
+  const known = /^--(quick|only=.+|frameworks=.+|engines=.+|rounds=.+|out=.+)$/;
   const unknown = args.filter((arg) => !known.test(arg));
   if (unknown.length > 0) {
     throw new Error(
-      `Unknown argument(s) ${unknown.join(" ")}; use --quick, --only=${SUITES.join(",")}, --frameworks=${frameworkIds.join(",")}, --rounds=N, --out=FILE`,
+      `Unknown argument(s) ${unknown.join(" ")}; use --quick, --only=${SUITES.join(",")}, --frameworks=${frameworkIds.join(",")}, --engines=${engineIds.join(",")}, --rounds=N, --out=FILE`,
     );
   }
   const quick = args.includes("--quick");
@@ -92,12 +141,15 @@ export function parseOptions(args: readonly string[], defaultOut: string, framew
   for (const name of only) if (!SUITES.includes(name as SuiteName)) throw new Error(`--only: unknown suite ${name}`);
   const frameworks = value(args, "frameworks")?.split(",") ?? frameworkIds;
   for (const id of frameworks) if (!frameworkIds.includes(id)) throw new Error(`--frameworks: unknown framework ${id}`);
+  const engines = value(args, "engines")?.split(",") ?? engineIds;
+  for (const id of engines) if (!engineIds.includes(id)) throw new Error(`--engines: unknown engine ${id}`);
   const rounds = positiveInteger(value(args, "rounds"), "rounds");
   const out = value(args, "out") ?? (quick ? undefined : defaultOut);
   return {
     quick,
     suites: new Set(only as SuiteName[]),
     frameworks,
+    engines,
     out,
     verify: quick
       ? { rounds: rounds ?? 1, passes: 1, timeMs: 10, warmupMs: 2, sizes: SIZES }
@@ -130,5 +182,6 @@ export function parseOptions(args: readonly string[], defaultOut: string, framew
           freshServers: true,
         },
     instructions: instructionSettings(quick),
+    queue: queueSettings(quick, rounds),
   };
 }

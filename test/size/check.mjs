@@ -15,7 +15,7 @@ const BUDGETS = [
   { name: "import { verify }", code: 'export { verify } from "@tidings/core";', limit: 2 * KB },
   // Reported, not budgeted: what a Worker (Web Crypto path) pays.
   { name: "import { verifyAsync }", code: 'export { verifyAsync } from "@tidings/core";', limit: undefined },
-  { name: "the whole core (export *)", code: 'export * from "@tidings/core";', limit: 6 * KB },
+  { name: "the whole core (export *)", code: 'export * from "@tidings/core";', limit: 7.5 * KB },
 ];
 
 /** `source`: bundle core's TypeScript sources (the workspace's export condition) to see which module weighs what. */

@@ -7,29 +7,30 @@ export interface RunningApp24 extends ChildServer {
   url: string;
 }
 
+interface BuildAndStartOptions {
+  build: string[];
+  start: string[];
+  env: Record<string, string>;
+  /** Whether the server's output says it is listening at `url`. */
+  ready?: (output: string, url: string) => boolean;
+}
+
 /**
  * Builds an app (`build` is the command line after `node`) and starts its built server (`start`) on a free loopback
- * port, both on Node 24, for frameworks whose current major needs Node 22+ while the machine's Node may be 20.
- * By default the server must print `listening on <url>`, in any case (Nitro, SvelteKit's adapter-node, Astro).
+ * port, both with the Node binary `node`. By default the server must print `listening on <url>`, in any case (Nitro,
+ * SvelteKit's adapter-node, Astro).
  */
-export async function buildAndStartOnNode24(
+export async function buildAndStart(
   appDir: string,
+  node: string,
   {
     build,
     start,
     env,
     ready = (output, url) => output.toLowerCase().includes(`listening on ${url}`),
-  }: {
-    build: string[];
-    start: string[];
-    env: Record<string, string>;
-    /** Whether the server's output says it is listening at `url`. */
-    ready?: (output: string, url: string) => boolean;
-  },
+  }: BuildAndStartOptions,
 ): Promise<RunningApp24> {
-  ensureNodeBinaries();
-  const node = nodeBinary("node24");
-  // Anything the build spawns as `node` must be Node 24 too.
+  // Anything the build spawns as `node` must be that Node too.
   const path = { PATH: `${dirname(node)}:${process.env.PATH}` };
   await runToEnd(node, build, { cwd: appDir, env: path });
   const port = await freePort();
@@ -40,4 +41,10 @@ export async function buildAndStartOnNode24(
     ready: (output) => ready(output, url),
   });
   return { ...server, url };
+}
+
+/** {@link buildAndStart} on Node 24, for frameworks whose current major needs Node 22+ while the machine's may be 20. */
+export function buildAndStartOnNode24(appDir: string, options: BuildAndStartOptions): Promise<RunningApp24> {
+  ensureNodeBinaries();
+  return buildAndStart(appDir, nodeBinary("node24"), options);
 }

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./free-port";
@@ -9,6 +9,12 @@ const BIN = "/usr/lib/postgresql/15/bin";
 /** Runs a PostgreSQL binary as the `postgres` user when we are root: PostgreSQL refuses to run as root. */
 function asPostgres(command: string, args: string[]): [string, string[]] {
   return process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", command, ...args]] : [command, args];
+}
+
+/** The server's version, e.g. `15.18`. */
+export function postgresVersion(): string {
+  const [command, args] = asPostgres(`${BIN}/postgres`, ["--version"]);
+  return /\d+(\.\d+)*/.exec(execFileSync(command, args, { encoding: "utf8" }))?.[0] ?? "unknown";
 }
 
 /**
@@ -80,5 +86,11 @@ export class PostgresServer {
     const [command, args] = asPostgres(`${BIN}/pg_ctl`, ["-D", this.#dir, "-m", "immediate", "stop"]);
     execFileSync(command, args, { stdio: "ignore" });
     await exited;
+  }
+
+  /** Stops it and deletes its data directory. */
+  async remove(): Promise<void> {
+    await this.stop();
+    rmSync(this.#dir, { recursive: true, force: true });
   }
 }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./free-port";
@@ -48,5 +48,11 @@ export class RedisServer {
       child.once("exit", () => resolve());
       child.kill("SIGTERM");
     });
+  }
+
+  /** Stops it and deletes its directory. */
+  async remove(): Promise<void> {
+    await this.stop();
+    rmSync(this.#dir, { recursive: true, force: true });
   }
 }

@@ -10,5 +10,6 @@ export {
 } from "./body/content-encoding";
 export { bodyTruncated, payloadTooLarge, withinLimit } from "./body/limits";
 export { type ReadBodyOptions, readRequestBody } from "./body/web-request";
+export { pathOfUrl, type RequestTarget, type TargetSource, targetOf } from "./endpoint/request-target";
 export { headerValue } from "./http/headers";
 export { handleWebRequest } from "./http/web";

@@ -16,6 +16,8 @@ export type WebhookErrorCode =
 export type ReceiveErrorCode =
   | WebhookErrorCode
   | "method_not_allowed"
+  | "unknown_endpoint"
+  | "secret_unavailable"
   | "delivery_in_progress"
   | "handler_failed"
   | "handler_timeout"
@@ -46,6 +48,10 @@ function outcomeStatuses(verification: Readonly<Record<WebhookErrorCode, number>
   return Object.freeze({
     ...verification,
     method_not_allowed: 405,
+    // The secret resolver knows no endpoint for this request: nothing was verified against a default secret.
+    unknown_endpoint: 404,
+    // The secret resolver failed (its database is down): the sender retries later.
+    secret_unavailable: 503,
     // Another request holds the claim: the sender retries later, and by then it is done (200 duplicate) or released.
     delivery_in_progress: 409,
     handler_failed: 500,

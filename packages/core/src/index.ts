@@ -1,11 +1,14 @@
 export { type BodyLimits, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from "./body/limits";
 export { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER } from "./constants";
 export { constructEvent, constructEventAsync } from "./construct-event";
+export type { RequestTarget, SecretRequest } from "./endpoint/request-target";
+export type { ResolvedEndpoint, SecretResolver } from "./endpoint/secret-resolver";
+export type { EndpointSecret, ExpiringSecret } from "./endpoint/secret-set";
 export { type ReceiveErrorCode, STATUS_BY_CODE, type WebhookErrorCode, WebhookVerificationError } from "./errors";
 export type { DeliveryEvent } from "./event";
 export { parseSignatureHeader, type SignatureHeader } from "./header";
 export type { HeaderSource } from "./http/headers";
-export type { ReceiveResult } from "./http/result";
+export type { OutcomeCode, ReceiveResult } from "./http/result";
 export type { RawPayload } from "./payload";
 export {
   type Channel,
@@ -16,6 +19,7 @@ export {
   type MessageEvents,
 } from "./receiver/events";
 export type { AnyEvent, DeliveryContext, DeliveryInfo, Handler } from "./receiver/handlers";
+export type { LogLine } from "./receiver/logger";
 export {
   DEFAULT_DONE_TTL_MS,
   DEFAULT_HANDLER_TIMEOUT_MS,
@@ -24,6 +28,7 @@ export {
   type Logger,
   type ReceiverOptions,
 } from "./receiver/options";
+export type { DeliveryOutcome, HandlerRun, OutcomeListener } from "./receiver/outcome";
 export {
   createReceiver,
   type ErrorHandler,

@@ -46,8 +46,10 @@ describe("every WebhookVerificationError code", () => {
       "handler_timeout",
       "internal_error",
       "method_not_allowed",
+      "secret_unavailable",
       "store_full",
       "store_unavailable",
+      "unknown_endpoint",
     ];
     expect(Object.keys(producers).sort()).toEqual(
       Object.keys(STATUS_BY_CODE)

@@ -3,7 +3,7 @@ import { MemoryStore, MemoryStoreFullError, type MemoryStoreOptions } from "../s
 
 function clockedStore(options: MemoryStoreOptions = {}) {
   const clock = { ms: 1_000_000 };
-  const store = new MemoryStore({ now: () => clock.ms, logger: { warn() {} }, ...options });
+  const store = new MemoryStore({ now: () => clock.ms, logger: { error() {}, warn() {} }, ...options });
   return { store, clock };
 }
 
@@ -72,7 +72,7 @@ describe("MemoryStore", () => {
 
   it("never evicts a done key younger than the retention: refuses new claims instead, warning once", () => {
     const warnings: unknown[] = [];
-    const logger = { warn: (message: unknown) => warnings.push(message) };
+    const logger = { error() {}, warn: (line: unknown) => warnings.push(line) };
     const { store, clock } = clockedStore({ maxEntries: 4, minRetentionMs: 300_000, logger });
     for (const key of ["a", "b", "c", "d"]) store.complete(key, claimToken(store, key), 86_400_000);
     clock.ms += 299_999;

@@ -115,5 +115,5 @@ describe("verification properties", () => {
     );
     // Around a third of the runs verify: the agreement is tested on successes too, not only on failures.
     expect(verified).toBeGreaterThan(40);
-  });
+  }, 60_000);
 });

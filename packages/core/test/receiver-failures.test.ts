@@ -42,7 +42,13 @@ describe("Receiver failures of the app's own code", () => {
     await settle();
     expect(result.status).toBe(400);
     expect(unhandled).toEqual([]);
-    expect(logged).toEqual(["[tidings] an onError handler failed"]);
+    expect(logged).toEqual([
+      expect.objectContaining({
+        message: "[tidings] a listener failed",
+        code: "listener_failed",
+        err: expect.objectContaining({ message: "metrics service down" }),
+      }),
+    ]);
   });
 
   it("never rejects when the logger throws, whatever it was logging", async () => {
@@ -141,13 +147,13 @@ describe("Receiver dedup details", () => {
     const result = await receiver.receive(signed(event(), { secret: "whsec_c" }));
     expect(bodyOf(result).error?.code).toBe("signature_mismatch");
     expect(result.body).not.toMatch(/secret\(s\)|\b2\b/);
-    expect(details).toEqual([{ secretsConfigured: 2 }]);
+    expect(details).toEqual([{ secretsConfigured: 2, secretsExpired: 0 }]);
   });
 
   it("answers 503 store_full when its MemoryStore is full of protected keys, warning once, not per delivery", async () => {
     const warnings: unknown[] = [];
     const errors: unknown[] = [];
-    const store = new MemoryStore({ maxEntries: 2, logger: { warn: (message) => warnings.push(message) } });
+    const store = new MemoryStore({ maxEntries: 2, logger: { error() {}, warn: (line) => warnings.push(line) } });
     const receiver = createReceiver({ secret: SECRET, store, logger: { error: (message) => errors.push(message) } });
     for (const id of ["evt_a", "evt_b"]) expect((await receiver.receive(signed(event({ id })))).status).toBe(200);
     for (const id of ["evt_c", "evt_d", "evt_e"]) {

@@ -62,5 +62,6 @@ describe("shared body deadlines", () => {
         ],
       },
     );
+    // A hundred runs of real timers (each waits for its lanes' last deadline): seconds, not a timing assertion.
   }, 60_000);
 });

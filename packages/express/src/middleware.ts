@@ -1,4 +1,5 @@
 import type { EventMap, Receiver } from "@tidings/core";
+import { targetOf } from "@tidings/core/adapter";
 import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
 import type { RequestHandler } from "express";
 import { parsedRawBody } from "./raw-body";
@@ -12,6 +13,7 @@ export function webhookMiddleware<Events extends EventMap>(receiver: Receiver<Ev
     handleNodeRequest(receiver, req, {
       consumedFix: CONSUMED_FIX,
       decodedBody: parsedRawBody(req),
+      target: () => targetOf(req.originalUrl, req.route?.path, req.params),
     })
       .then((result) => writeNodeResponse(res, result))
       .catch(next);

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { ReceiveResult, Receiver } from "@tidings/core";
+import { targetOf } from "@tidings/core/adapter";
 import { handleNodeRequest, readNodeStream } from "@tidings/core/node";
 import type { FastifyReply, FastifyRequest } from "fastify";
 
@@ -33,7 +34,11 @@ export function webhookHandler(receiver: AnyReceiver) {
     const decodedBody = request.body instanceof Uint8Array ? request.body : undefined;
     return sendResult(
       reply,
-      await handleNodeRequest(receiver, request.raw, { consumedFix: CONSUMED_FIX, decodedBody }),
+      await handleNodeRequest(receiver, request.raw, {
+        consumedFix: CONSUMED_FIX,
+        decodedBody,
+        target: () => targetOf(request.url, request.routeOptions.url, request.params as object),
+      }),
     );
   };
 }

@@ -1,5 +1,5 @@
 import type { EventMap, Receiver } from "@tidings/core";
-import { handleWebRequest } from "@tidings/core/adapter";
+import { handleWebRequest, type TargetSource, targetOf } from "@tidings/core/adapter";
 import { handleNodeRequest } from "@tidings/core/node";
 import type { H3EventLike, H3EventV1Like, H3EventV2Like, WebhookEventHandler } from "./events";
 
@@ -11,13 +11,20 @@ const H3_V1_RAW_BODY = Symbol.for("h3RawBody");
 
 type CachedRawBody = Promise<Uint8Array | undefined> | undefined;
 
+/** The URL's path and the router's params, the same for both generations. */
+const targetFrom =
+  (event: H3EventLike, url: string): TargetSource =>
+  () =>
+    targetOf(url, undefined, event.context?.params);
+
 async function handleV1<Events extends EventMap>(receiver: Receiver<Events>, event: H3EventV1Like) {
   const webRequest = event.web?.request;
-  if (webRequest) return handleWebRequest(receiver, webRequest, CONSUMED_FIX);
+  if (webRequest) return handleWebRequest(receiver, webRequest, CONSUMED_FIX, targetFrom(event, webRequest.url));
   const { req } = event.node;
   const cached = (req as { [H3_V1_RAW_BODY]?: CachedRawBody })[H3_V1_RAW_BODY];
   const bodyAsSent = cached ? ((await cached) ?? new Uint8Array(0)) : undefined;
-  const result = await handleNodeRequest(receiver, req, { consumedFix: CONSUMED_FIX, bodyAsSent });
+  const target = targetFrom(event, (req as { url?: string }).url ?? "");
+  const result = await handleNodeRequest(receiver, req, { consumedFix: CONSUMED_FIX, bodyAsSent, target });
   return new Response(result.body, { status: result.status, headers: result.headers });
 }
 
@@ -33,6 +40,8 @@ function isV2(event: H3EventLike): event is H3EventV2Like {
  */
 export function defineWebhookHandler<Events extends EventMap>(receiver: Receiver<Events>): WebhookEventHandler {
   const handler = (event: H3EventLike) =>
-    isV2(event) ? handleWebRequest(receiver, event.req, CONSUMED_FIX) : handleV1(receiver, event);
+    isV2(event)
+      ? handleWebRequest(receiver, event.req, CONSUMED_FIX, targetFrom(event, event.req.url))
+      : handleV1(receiver, event);
   return Object.assign(handler, { __is_handler__: true as const });
 }

@@ -1,16 +1,25 @@
 import type { EventMap, Receiver } from "@tidings/core";
+import { targetOf } from "@tidings/core/adapter";
 import { handleNodeRequest } from "@tidings/core/node";
 import type { Middleware } from "koa";
 
 const CONSUMED_FIX =
   "In Koa, mount the webhook route before app.use(bodyParser()) (@koa/bodyparser, koa-body), or keep the parser off this path (put it on the routes that need it, or set ctx.disableBodyParser = true for the webhook path before it runs). The parser's ctx.request.rawBody is decoded text, not the signed bytes.";
 
-const READ_OPTIONS = { consumedFix: CONSUMED_FIX };
+/** What a router (@koa/router) matched, where one ran. */
+interface RoutedContext {
+  params?: object;
+  _matchedRoute?: string | RegExp;
+}
 
 /** Answers webhook deliveries on its route: reads ctx.req, verifies, dispatches, and sets the Koa response. */
 export function webhookMiddleware<Events extends EventMap>(receiver: Receiver<Events>): Middleware {
   return async (ctx) => {
-    const result = await handleNodeRequest(receiver, ctx.req, READ_OPTIONS);
+    const { params, _matchedRoute: route } = ctx as RoutedContext;
+    const result = await handleNodeRequest(receiver, ctx.req, {
+      consumedFix: CONSUMED_FIX,
+      target: () => targetOf(ctx.originalUrl, typeof route === "string" ? route : undefined, params),
+    });
     ctx.status = result.status;
     ctx.set(result.headers);
     ctx.body = result.body;

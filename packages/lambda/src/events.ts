@@ -13,6 +13,16 @@ export interface LambdaHttpEvent {
   /** The body as text, or base64 when `isBase64Encoded`. Anything else means a mapping template parsed it. */
   body?: unknown;
   isBase64Encoded?: boolean | undefined;
+  /** The path: REST API, ALB and HTTP API payload 1.0. */
+  path?: string | undefined;
+  /** The path: HTTP API payload 2.0 and Function URLs. */
+  rawPath?: string | undefined;
+  /** The route's parameters, e.g. `{ account: "acct_42" }` for `/webhooks/{account}` (API Gateway only). */
+  pathParameters?: Readonly<Record<string, string | undefined>> | null | undefined;
+  /** The REST API resource that matched: `/webhooks/{account}`. */
+  resource?: string | undefined;
+  /** The HTTP API route that matched: `POST /webhooks/{account}`. */
+  routeKey?: string | undefined;
   requestContext?:
     | {
         /** REST API and HTTP API payload 1.0. */

@@ -1,7 +1,7 @@
 import type { EventMap, Receiver } from "@tidings/core";
 import { decodeWireBody } from "@tidings/core/node";
 import type { LambdaHttpEvent, LambdaHttpResult } from "./events";
-import { eventBodyBytes, eventHeaders, eventMethod } from "./request";
+import { eventBodyBytes, eventHeaders, eventMethod, eventTarget } from "./request";
 import { lambdaResult } from "./response";
 
 export type LambdaHttpHandler = (event: LambdaHttpEvent, context?: unknown) => Promise<LambdaHttpResult>;
@@ -17,6 +17,7 @@ export function createLambdaHandler<Events extends EventMap>(receiver: Receiver<
       method: eventMethod(event),
       headers,
       readBody: ({ maxBodyBytes }) => decodeWireBody(eventBodyBytes(event), headers, maxBodyBytes),
+      target: () => eventTarget(event),
     });
     return lambdaResult(event, result);
   };

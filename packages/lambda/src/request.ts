@@ -1,4 +1,5 @@
 import { WebhookVerificationError } from "@tidings/core";
+import { type RequestTarget, targetOf } from "@tidings/core/adapter";
 import type { LambdaHttpEvent } from "./events";
 
 const NOT_PROXY =
@@ -19,6 +20,12 @@ export function eventHeaders(event: LambdaHttpEvent): Record<string, string> {
     for (const [name, value] of Object.entries(event.headers)) if (value !== undefined) add(name, value);
   }
   return headers;
+}
+
+/** Where the delivery was sent, and the API Gateway route and path parameters that matched. */
+export function eventTarget(event: LambdaHttpEvent): RequestTarget {
+  const route = event.resource ?? event.routeKey?.replace(/^\S+\s+/, "");
+  return targetOf(event.rawPath ?? event.path ?? "", route === "$default" ? undefined : route, event.pathParameters);
 }
 
 export function eventMethod(event: LambdaHttpEvent): string | undefined {

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HttpServer } from "@nestjs/common";
 import type { ReceiveResult, Receiver } from "@tidings/core";
+import { targetOf } from "@tidings/core/adapter";
 import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
 import type { FastifyInstance } from "fastify";
 
@@ -10,10 +11,19 @@ export type AnyReceiver = Receiver<any>;
 const CONSUMED_FIX =
   "In NestJS, TidingsModule mounts the webhook route ahead of Nest's body parsers, so a parser that runs before it read the body: a body parser on the Express instance given to ExpressAdapter (give it { verify: (req, _res, buf) => { req.rawBody = buf } } to keep the bytes), or, on Fastify, a Nest middleware bound to every route (leave the webhook path out with .exclude()).";
 
-/** Receives one request; a Buffer in `req.rawBody` (Nest's `rawBody` convention) is used when a parser ran first. */
-function receive(receiver: AnyReceiver, req: IncomingMessage & { rawBody?: unknown }): Promise<ReceiveResult> {
+/**
+ * Receives one request; a Buffer in `req.rawBody` (Nest's `rawBody` convention) is used when a parser ran first.
+ * `params` are the platform's match of the route path (`/webhooks/:account`), for a secret resolver.
+ */
+function receive(
+  receiver: AnyReceiver,
+  req: IncomingMessage & { rawBody?: unknown },
+  path: string,
+  params: unknown,
+): Promise<ReceiveResult> {
   const decodedBody = Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined;
-  return handleNodeRequest(receiver, req, { consumedFix: CONSUMED_FIX, decodedBody });
+  const target = () => targetOf(req.url ?? "", path, params as object | undefined);
+  return handleNodeRequest(receiver, req, { consumedFix: CONSUMED_FIX, decodedBody, target });
 }
 
 type ExpressHandler = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
@@ -25,7 +35,7 @@ function mountOnExpress(
   receiver: AnyReceiver,
 ) {
   app.all(path, (req, res, next) => {
-    receive(receiver, req)
+    receive(receiver, req, path, (req as { params?: unknown }).params)
       .then((result) => writeNodeResponse(res, result))
       .catch(next);
   });
@@ -40,7 +50,7 @@ function mountOnFastify(app: FastifyInstance, path: string, receiver: AnyReceive
       method: scope.supportedMethods,
       url: path,
       handler: async (request, reply) => {
-        const result = await receive(receiver, request.raw);
+        const result = await receive(receiver, request.raw, path, request.params);
         return reply.code(result.status).headers(result.headers).send(result.body);
       },
     });

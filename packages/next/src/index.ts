@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EventMap, Receiver } from "@tidings/core";
-import { handleWebRequest } from "@tidings/core/adapter";
+import { handleWebRequest, targetOf } from "@tidings/core/adapter";
 import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
 
 const ROUTE_FIX =
@@ -9,13 +9,20 @@ const ROUTE_FIX =
 const PAGES_FIX =
   "In the Pages Router that is Next.js's own body parser, on by default for API routes: add `export const config = { api: { bodyParser: false } };` to this API route file. It must be a literal in the route file itself; Next.js reads it at build time, so no library can set it for you.";
 
-const PAGES_READ_OPTIONS = { consumedFix: PAGES_FIX };
+/** The second argument Next.js passes a route handler: the dynamic segments (a promise since Next.js 15). */
+export interface RouteContext {
+  params?: object | PromiseLike<object> | undefined;
+}
 
-/** App Router route handler (Node and Edge runtimes): `export const POST = createRouteHandler(receiver)`. */
+/**
+ * App Router route handler (Node and Edge runtimes): `export const POST = createRouteHandler(receiver)`. In a dynamic
+ * route (`app/webhooks/[account]/route.ts`), a secret resolver sees the segments as `params`.
+ */
 export function createRouteHandler<Events extends EventMap>(
   receiver: Receiver<Events>,
-): (request: Request) => Promise<Response> {
-  return (request) => handleWebRequest(receiver, request, ROUTE_FIX);
+): (request: Request, context?: RouteContext) => Promise<Response> {
+  return (request, context) =>
+    handleWebRequest(receiver, request, ROUTE_FIX, async () => targetOf(request.url, undefined, await context?.params));
 }
 
 /**
@@ -27,6 +34,8 @@ export function createPagesHandler<Events extends EventMap>(
   receiver: Receiver<Events>,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
-    writeNodeResponse(res, await handleNodeRequest(receiver, req, PAGES_READ_OPTIONS));
+    // Next.js merges a dynamic route's segments (`pages/api/webhooks/[account].ts`) into `req.query`.
+    const target = () => targetOf(req.url ?? "", undefined, (req as { query?: object }).query);
+    writeNodeResponse(res, await handleNodeRequest(receiver, req, { consumedFix: PAGES_FIX, target }));
   };
 }

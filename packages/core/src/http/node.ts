@@ -1,6 +1,7 @@
 import { type BodyLimits, withinLimit } from "../body/limits";
 import { type NodeRequestLike, readNodeStream } from "../body/node-stream";
 import { decodeWireBody } from "../body/wire-bytes";
+import { type TargetSource, targetOf } from "../endpoint/request-target";
 import type { EventMap } from "../receiver/events";
 import type { Receiver } from "../receiver/receiver";
 import type { ReceiveResult } from "./result";
@@ -18,6 +19,8 @@ export interface NodeRequestOptions {
   decodedBody?: Uint8Array | undefined;
   /** Bytes another layer read as they were sent, Content-Encoding still applied (e.g. h3's kept buffer). */
   bodyAsSent?: Uint8Array | undefined;
+  /** What the framework matched, for a secret resolver. Default: the path of `request.url`, no params. */
+  target?: TargetSource | undefined;
 }
 
 function bodyReader(request: NodeRequestLike, headers: NodeRequestLike["headers"], options: NodeRequestOptions) {
@@ -33,11 +36,16 @@ function bodyReader(request: NodeRequestLike, headers: NodeRequestLike["headers"
 /** Handles a Node request end to end: method, bounded raw read (or the given bytes), receive. Never throws. */
 export function handleNodeRequest<Events extends EventMap>(
   receiver: Receiver<Events>,
-  request: NodeRequestLike & { method?: string | undefined },
+  request: NodeRequestLike & { method?: string | undefined; url?: string | undefined },
   options: NodeRequestOptions,
 ): Promise<ReceiveResult> {
   const { headers } = request;
-  return receiver.handle({ method: request.method, headers, readBody: bodyReader(request, headers, options) });
+  return receiver.handle({
+    method: request.method,
+    headers,
+    readBody: bodyReader(request, headers, options),
+    target: options.target ?? (() => targetOf(request.url ?? "")),
+  });
 }
 
 export function writeNodeResponse(response: NodeResponseLike, result: ReceiveResult): void {

@@ -1,7 +1,12 @@
 import { type ReceiveErrorCode, STATUS_BY_CODE } from "../errors";
 
+/** What a delivery came to: handled (`accepted`), already handled (`duplicate`), or the error code it was answered with. */
+export type OutcomeCode = "accepted" | "duplicate" | ReceiveErrorCode;
+
 /** What an adapter writes back: plain data, no framework types. `body` is JSON text. */
 export interface ReceiveResult {
+  /** What the answer says, for logs and metrics; adapters write `status`, `headers` and `body`. */
+  code: OutcomeCode;
   status: number;
   headers: Record<string, string>;
   body: string;
@@ -10,8 +15,19 @@ export interface ReceiveResult {
 const JSON_HEADERS: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
 
 // Built once and shared by every accepted delivery; adapters only read them.
-export const ACCEPTED: ReceiveResult = { status: 200, headers: JSON_HEADERS, body: '{"received":true}' };
-export const DUPLICATE: ReceiveResult = { ...ACCEPTED, body: '{"received":true,"duplicate":true}' };
+export const ACCEPTED: ReceiveResult = {
+  code: "accepted",
+  status: 200,
+  headers: JSON_HEADERS,
+  body: '{"received":true}',
+};
+// Literals, not a spread of ACCEPTED: bundlers drop an unused literal, not a spread (it might run getters).
+export const DUPLICATE: ReceiveResult = {
+  code: "duplicate",
+  status: 200,
+  headers: JSON_HEADERS,
+  body: '{"received":true,"duplicate":true}',
+};
 
 /** An error answer; its status comes from the one code table. */
 export function errorResult(
@@ -21,6 +37,7 @@ export function errorResult(
 ): ReceiveResult {
   const error = extra?.issues ? { code, message, issues: extra.issues } : { code, message };
   return {
+    code,
     status: STATUS_BY_CODE[code],
     headers: { ...JSON_HEADERS, ...extra?.headers },
     body: JSON.stringify({ error }),

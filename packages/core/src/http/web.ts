@@ -1,17 +1,23 @@
 import { readWebBody } from "../body/web-request";
+import { type TargetSource, targetOf } from "../endpoint/request-target";
 import type { EventMap } from "../receiver/events";
 import type { Receiver } from "../receiver/receiver";
 
-/** Handles a Web `Request` end to end: method, bounded raw read, receive, `Response`. Never throws. */
+/**
+ * Handles a Web `Request` end to end: method, bounded raw read, receive, `Response`. Never throws. `target` tells a
+ * secret resolver what the framework matched; by default, the URL's path and no params.
+ */
 export async function handleWebRequest<Events extends EventMap>(
   receiver: Receiver<Events>,
   request: Request,
   consumedFix: string,
+  target: TargetSource = () => targetOf(request.url),
 ): Promise<Response> {
   const result = await receiver.handle({
     method: request.method,
     headers: request.headers,
     readBody: (limits) => readWebBody(request, limits, consumedFix),
+    target,
   });
   return new Response(result.body, { status: result.status, headers: result.headers });
 }

@@ -2,7 +2,8 @@ import type { DeliveryEvent } from "../event";
 import { Dispatcher, type ErrorListener, notifyListeners } from "../receiver/dispatch";
 import type { EventMap, MessageEvents } from "../receiver/events";
 import type { AnyEvent, Handler } from "../receiver/handlers";
-import { type Logger, safeLogger } from "../receiver/options";
+import { errorFacts, type Logger, type SafeLogger, safeLogger } from "../receiver/logger";
+import { type HandlerRun, type OutcomeListener, preciseNow } from "../receiver/outcome";
 import { type JobRun, toWorkerContext, type WorkerContext } from "./queued-delivery";
 
 /** Passed to a worker's `onError` listeners: which job failed, and how. */
@@ -12,6 +13,20 @@ export interface WorkerErrorInfo {
   attempt: number;
   event?: unknown;
   context?: WorkerContext;
+}
+
+/** What became of one run of a job: for metrics and traces (`onOutcome`). */
+export interface JobOutcome {
+  /** `completed`, `failed` (a handler failed; the engine retries it unless its attempts are used up), or `invalid_job`. */
+  code: "completed" | "failed" | "invalid_job";
+  jobId: string;
+  attempt: number;
+  /** The job's delivery: type, dedup key, endpoint, signed timestamp. Absent for an invalid job. */
+  delivery: WorkerContext | undefined;
+  /** Unix ms when the run started, with sub-millisecond precision. */
+  startedAt: number;
+  durationMs: number;
+  handlers: readonly HandlerRun[];
 }
 
 export interface QueueWorkerOptions {
@@ -27,7 +42,8 @@ export interface QueueWorkerOptions {
 export abstract class QueueWorker<Events extends EventMap = MessageEvents> {
   readonly #dispatcher = new Dispatcher<Events, WorkerContext>();
   readonly #errorListeners: ErrorListener<WorkerErrorInfo>[] = [];
-  readonly #logger: Required<Logger>;
+  readonly #outcomeListeners: OutcomeListener<JobOutcome>[] = [];
+  readonly #logger: SafeLogger;
 
   constructor(options: QueueWorkerOptions = {}) {
     this.#logger = safeLogger(options.logger ?? console);
@@ -54,11 +70,47 @@ export abstract class QueueWorker<Events extends EventMap = MessageEvents> {
     return this;
   }
 
+  /** Hears what became of every run of a job, with timings and each handler's run; costs nothing while nobody listens. */
+  onOutcome(listener: OutcomeListener<JobOutcome>): this {
+    this.#outcomeListeners.push(listener);
+    return this;
+  }
+
   /** Stops taking jobs and resolves once the running ones have finished. */
   abstract close(): Promise<void>;
 
   /** One run of a job: resolves when every handler succeeded, rejects (the engine's failure) otherwise. */
-  protected async run(data: unknown, job: JobRun): Promise<void> {
+  protected run(data: unknown, job: JobRun): Promise<void> {
+    if (this.#outcomeListeners.length === 0) return this.#run(data, job, undefined);
+    const startedAt = preciseNow();
+    const handlers: HandlerRun[] = [];
+    const delivery: { context?: WorkerContext } = {};
+    const finish = (code: JobOutcome["code"]) => {
+      const outcome: JobOutcome = {
+        code,
+        jobId: job.id,
+        attempt: job.attempt,
+        delivery: delivery.context,
+        startedAt,
+        durationMs: preciseNow() - startedAt,
+        handlers,
+      };
+      notifyListeners(this.#outcomeListeners, [outcome], this.#logger);
+    };
+    return this.#run(data, job, { handlers, delivery }).then(
+      () => finish("completed"),
+      (error: unknown) => {
+        finish(delivery.context ? "failed" : "invalid_job");
+        throw error;
+      },
+    );
+  }
+
+  async #run(
+    data: unknown,
+    job: JobRun,
+    trace: { handlers: HandlerRun[]; delivery: { context?: WorkerContext } } | undefined,
+  ): Promise<void> {
     let context: WorkerContext;
     try {
       context = toWorkerContext(data, job);
@@ -66,8 +118,9 @@ export abstract class QueueWorker<Events extends EventMap = MessageEvents> {
       this.#report(error, { code: "invalid_job", jobId: job.id, attempt: job.attempt });
       throw error;
     }
+    if (trace) trace.delivery.context = context;
     const event = (data as { event: unknown }).event;
-    const failures = await this.#dispatcher.dispatch(event, context);
+    const failures = await this.#dispatcher.dispatch(event, context, trace?.handlers);
     if (failures.length === 0) return;
     for (const failure of failures) {
       this.#report(failure, { code: "handler_failed", jobId: job.id, attempt: job.attempt, event, context });
@@ -77,8 +130,17 @@ export abstract class QueueWorker<Events extends EventMap = MessageEvents> {
 
   /** Tells `onError` listeners, as a Receiver does; a failure nobody listens to goes to the logger. */
   #report(error: unknown, info: WorkerErrorInfo): void {
-    if (this.#errorListeners.length === 0) this.#logger.error("[tidings]", info.code, info.jobId, error);
-    notifyListeners(this.#errorListeners, error, info, this.#logger);
+    if (this.#errorListeners.length === 0) {
+      const { code, jobId, attempt } = info;
+      this.#logger.error({
+        message: `[tidings] job ${jobId} ${code} (attempt ${attempt})`,
+        code,
+        jobId,
+        attempt,
+        err: errorFacts(error),
+      });
+    }
+    notifyListeners(this.#errorListeners, [error, info], this.#logger);
   }
 }
 

@@ -32,7 +32,7 @@ export interface JobRun {
 /** The job data for a verified delivery. */
 export function toQueuedDelivery(event: object, context: DeliveryContext, keepVerifiedBody: boolean): QueuedDelivery {
   const crypto = requireNodeCrypto("enqueueTo");
-  const { type, deliveryKey, timestamp, secretIndex, verifiedBody } = context;
+  const { type, deliveryKey, timestamp, secretIndex, endpoint, verifiedBody } = context;
   const queued: QueuedDelivery = {
     event: event as DeliveryEvent,
     type,
@@ -41,6 +41,7 @@ export function toQueuedDelivery(event: object, context: DeliveryContext, keepVe
     secretIndex,
     verifiedBodySha256: crypto.createHash("sha256").update(verifiedBody).digest("hex"),
   };
+  if (endpoint !== undefined) queued.endpoint = endpoint;
   if (keepVerifiedBody) queued.verifiedBody = Buffer.from(verifiedBody).toString("base64");
   return queued;
 }
@@ -57,7 +58,8 @@ export function toWorkerContext(data: unknown, job: JobRun): WorkerContext {
     !isString(queued.deliveryKey) ||
     !isString(queued.verifiedBodySha256) ||
     typeof queued.timestamp !== "number" ||
-    typeof queued.secretIndex !== "number"
+    typeof queued.secretIndex !== "number" ||
+    (queued.endpoint !== undefined && !isString(queued.endpoint))
   ) {
     throw new TypeError(`Job ${job.id} does not hold a delivery enqueued by enqueueTo()`);
   }
@@ -70,6 +72,7 @@ export function toWorkerContext(data: unknown, job: JobRun): WorkerContext {
     jobId: job.id,
     verifiedBodySha256: queued.verifiedBodySha256 as string,
   };
+  if (queued.endpoint !== undefined) context.endpoint = queued.endpoint;
   if (isString(queued.verifiedBody)) {
     context.verifiedBody = new Uint8Array(Buffer.from(queued.verifiedBody as string, "base64"));
   }

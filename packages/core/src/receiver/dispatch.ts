@@ -1,7 +1,10 @@
 import type { DeliveryEvent } from "../event";
 import type { EventMap } from "./events";
 import type { AnyEvent, DeliveryInfo, Handler } from "./handlers";
+import { errorFacts, type SafeLogger } from "./logger";
+import type { HandlerRun } from "./outcome";
 import { isPromiseLike } from "./promise-like";
+import { timedHandler } from "./timed-handler";
 
 /**
  * Hears a failure, with what is known about it (`info`'s shape is the caller's: a Receiver's, a worker's). May return
@@ -34,14 +37,19 @@ export class Dispatcher<Events extends EventMap, Context extends DeliveryInfo> {
 
   /**
    * Runs every handler for the event (all of them, even when one fails); what they threw, once they settled.
-   * Synchronous when every handler is, so a Receiver with synchronous handlers answers in one turn.
+   * Synchronous when every handler is, so a Receiver with synchronous handlers answers in one turn. With `runs`, each
+   * handler's run is recorded there as it settles.
    */
-  dispatch(event: unknown, context: Context): unknown[] | Promise<unknown[]> {
+  dispatch(event: unknown, context: Context, runs?: HandlerRun[]): unknown[] | Promise<unknown[]> {
     const failures: unknown[] = [];
     const pending: PromiseLike<unknown>[] = [];
     const typed = this.#byType.get(context.type);
     // The handlers for the type, then the catch-all ones (a new list only when there are both).
-    const handlers = !typed ? this.#any : this.#any.length === 0 ? typed : [...typed, ...this.#any];
+    let handlers = !typed ? this.#any : this.#any.length === 0 ? typed : [...typed, ...this.#any];
+    if (runs) {
+      const typedCount = typed?.length ?? 0;
+      handlers = handlers.map((handler, index) => timedHandler(handler, index < typedCount ? context.type : "*", runs));
+    }
     for (const handler of handlers) {
       try {
         const returned = handler(event, context);
@@ -54,17 +62,20 @@ export class Dispatcher<Events extends EventMap, Context extends DeliveryInfo> {
   }
 }
 
-/** Tells each listener; one that throws or rejects is logged, and never stops the others or escapes unhandled. */
-export function notifyListeners<Info>(
-  listeners: readonly ErrorListener<Info>[],
-  error: unknown,
-  info: Info,
-  logger: { error(...values: unknown[]): void },
+/**
+ * Calls each listener with the arguments; one that throws or rejects is logged, and never stops the others or escapes
+ * unhandled. For `onError` and `onOutcome` listeners alike.
+ */
+export function notifyListeners<Args extends unknown[]>(
+  listeners: readonly ((...args: Args) => unknown)[],
+  args: Args,
+  logger: SafeLogger,
 ): void {
-  const failed = (listenerError: unknown) => logger.error("[tidings] an onError handler failed", listenerError);
+  const failed = (listenerError: unknown) =>
+    logger.error({ message: "[tidings] a listener failed", code: "listener_failed", err: errorFacts(listenerError) });
   for (const listener of listeners) {
     try {
-      const returned = listener(error, info);
+      const returned = listener(...args);
       if (isPromiseLike(returned)) returned.then(undefined, failed);
     } catch (listenerError) {
       failed(listenerError);

@@ -5,12 +5,17 @@ import type { EventMap } from "./events";
 export interface DeliveryInfo {
   /** The event type, as read by `typeOf`. */
   type: string;
-  /** The dedup key: `event:<id>` when the event has an id, else `signature:<matched v1>`. */
+  /**
+   * The dedup key: `event:<id>` when the event has an id, else `signature:<matched v1>`; prefixed with
+   * `endpoint:<label, URI-encoded>:` when the secret resolver named an endpoint.
+   */
   deliveryKey: string;
   /** The signed timestamp, Unix seconds. */
   timestamp: number;
-  /** Which configured secret verified the delivery. */
+  /** Which configured secret verified the delivery (its place in the list, expired ones included). */
   secretIndex: number;
+  /** The endpoint label the secret resolver gave, if any. */
+  endpoint?: string | undefined;
 }
 
 /** What a Receiver's handler learns about the delivery besides the event. */

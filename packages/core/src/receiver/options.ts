@@ -1,11 +1,13 @@
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from "../body/limits";
+import type { SecretResolver } from "../endpoint/secret-resolver";
+import { type EndpointSecret, toSecretSet } from "../endpoint/secret-set";
 import type { DeliveryEvent } from "../event";
 import { positiveInteger } from "../positive-integer";
-import { normalizeSecrets, type Secret } from "../secrets";
 import type { DeliveryStore } from "../store/delivery-store";
 import { MemoryStore } from "../store/memory-store";
 import { resolveTolerance, type VerifyOptions } from "../tolerance";
 import type { EventMap } from "./events";
+import { type Logger, safeLogger } from "./logger";
 import type { StandardSchemaV1 } from "./standard-schema";
 
 /** A Standard Schema validator per event type; a payload that fails its schema is refused with 400. */
@@ -14,8 +16,11 @@ export type EventSchemas<Events extends EventMap> = {
 };
 
 export interface ReceiverOptions<Events extends EventMap> extends VerifyOptions {
-  /** The endpoint secret, or several while rotating it. */
-  secret: Secret;
+  /**
+   * The endpoint secret, or several while rotating it (`{ value, notAfter }` retires one on schedule); or a function
+   * that finds the secret(s) and an endpoint label per request, e.g. from a database.
+   */
+  secret: EndpointSecret | SecretResolver;
   /** Where claims and completed deliveries are kept. Default: an in-process `MemoryStore`. */
   store?: DeliveryStore;
   /** Largest accepted body after decoding, in bytes. Default 1 MiB. */
@@ -41,12 +46,6 @@ export interface ReceiverOptions<Events extends EventMap> extends VerifyOptions 
   logger?: Logger;
 }
 
-/** console, pino, winston and the like. A logger that throws is ignored, never fails a delivery. */
-export interface Logger {
-  error(...values: unknown[]): void;
-  warn?(...values: unknown[]): void;
-}
-
 export const DEFAULT_LEASE_MS = 60_000;
 export const DEFAULT_HANDLER_TIMEOUT_MS = 30_000;
 export const DEFAULT_DONE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -55,21 +54,6 @@ const nonEmptyString = (value: unknown) => (typeof value === "string" && value !
 // An id the sender wrote as a JSON number is still the event's id: without it a resend would dedup by signature.
 const eventId = (value: unknown) =>
   typeof value === "number" && Number.isFinite(value) ? String(value) : nonEmptyString(value);
-
-/** Calls the logger, and swallows what it throws: logging must never change a delivery's outcome. */
-export function safeLogger(logger: Logger): Required<Logger> {
-  const call =
-    (level: "error" | "warn") =>
-    (...values: unknown[]) => {
-      try {
-        const log = level === "warn" ? (logger.warn ?? logger.error) : logger.error;
-        log.apply(logger, values);
-      } catch {
-        // Nowhere left to report it.
-      }
-    };
-  return { error: call("error"), warn: call("warn") };
-}
 
 /** Checks every option once, at setup, so a misconfiguration fails at start-up rather than per delivery. */
 export function resolveReceiverOptions<Events extends EventMap>(options: ReceiverOptions<Events>) {
@@ -88,8 +72,12 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
   }
   const logger = safeLogger(options.logger ?? console);
   const storeOptions = { minRetentionMs: toleranceSeconds * 1000, logger, ...(options.now && { now: options.now }) };
+  const { secret } = options;
   return {
-    secrets: normalizeSecrets(options.secret),
+    // One of the two: fixed secrets, checked now, or a resolver asked per request.
+    secrets: typeof secret === "function" ? undefined : toSecretSet(secret),
+    resolveSecret: typeof secret === "function" ? secret : undefined,
+    nowMs: options.now ?? Date.now,
     verifyOptions: options.now ? { toleranceSeconds, now: options.now } : { toleranceSeconds },
     store: options.store ?? new MemoryStore(storeOptions),
     bodyLimits: {
@@ -108,5 +96,7 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
     logger,
   };
 }
+
+export type { Logger } from "./logger";
 
 export type ResolvedReceiverOptions = ReturnType<typeof resolveReceiverOptions>;

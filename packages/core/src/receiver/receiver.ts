@@ -1,17 +1,22 @@
 import type { BodyLimits } from "../body/limits";
 import { SIGNATURE_HEADER } from "../constants";
+import { type RequestTarget, type TargetSource, UNKNOWN_TARGET } from "../endpoint/request-target";
+import { type EndpointSecrets, resolveEndpoint, type SecretResolver } from "../endpoint/secret-resolver";
+import { activeSecrets } from "../endpoint/secret-set";
 import { type ReceiveErrorCode, WebhookVerificationError } from "../errors";
 import { type DeliveryEvent, parseEvent } from "../event";
 import { type HeaderSource, headerValue } from "../http/headers";
 import { ACCEPTED, DUPLICATE, errorResult, type ReceiveResult } from "../http/result";
 import { requirePayloadBytes } from "../payload";
 import type { ClaimResult } from "../store/delivery-store";
-import { parseSignedDelivery } from "../verification";
+import { parseSignedDelivery, type SignedDelivery } from "../verification";
 import { matchSignature } from "../verify-async";
 import { Dispatcher, type ErrorListener, notifyListeners } from "./dispatch";
 import type { EventMap, MessageEvents } from "./events";
-import type { AnyEvent, DeliveryContext, Handler } from "./handlers";
+import type { AnyEvent, DeliveryContext, DeliveryInfo, Handler } from "./handlers";
+import { errorFacts } from "./logger";
 import { type ReceiverOptions, type ResolvedReceiverOptions, resolveReceiverOptions } from "./options";
+import { type DeliveryOutcome, type HandlerRun, type OutcomeListener, preciseNow } from "./outcome";
 import { isPromiseLike } from "./promise-like";
 import { validateEvent } from "./validation";
 
@@ -19,6 +24,8 @@ import { validateEvent } from "./validation";
 export interface IncomingDelivery {
   rawBody: Uint8Array;
   headers: HeaderSource;
+  /** Where it was sent: what a secret resolver and outcome listeners are told. */
+  target?: RequestTarget | undefined;
 }
 
 /** A request as an adapter sees it: the Receiver decides whether and how far to read the body. */
@@ -27,6 +34,8 @@ export interface IncomingRequest {
   headers: HeaderSource;
   /** May answer synchronously when the bytes are already at hand (a body parser's buffer). */
   readBody(limits: Required<BodyLimits>): Uint8Array | Promise<Uint8Array>;
+  /** Where the request was sent; asked only when a secret resolver or an outcome listener needs it. */
+  target?: TargetSource | undefined;
 }
 
 /** Passed to `onError` handlers with every failure: what the sender was answered, and about which event. */
@@ -45,12 +54,24 @@ export type ErrorHandler = ErrorListener<ReceiveErrorInfo>;
 const HANDLER_FAILED = "A handler failed; not marked done, so a retry runs it again.";
 const RETRY_LATER = { headers: { "retry-after": "5" } };
 const STORE_FULL = "Too many deliveries in flight or recently handled to remember another; retry later.";
+const NO_SECRETS: readonly string[] = [];
+
+/** What one traced delivery learns on its way, for its outcome (only while something listens for outcomes). */
+interface Trace {
+  startedAt: number;
+  target: RequestTarget | undefined;
+  endpoint: string | undefined;
+  delivery: DeliveryInfo | undefined;
+  handlers: HandlerRun[];
+}
 
 export class Receiver<Events extends EventMap = MessageEvents> {
   readonly #options: ResolvedReceiverOptions;
   readonly #handlers = new Dispatcher<Events, DeliveryContext>();
   readonly #errorHandlers: ErrorHandler[] = [];
+  readonly #outcomeListeners: OutcomeListener[] = [];
   #loggedMisconfiguration = false;
+  #loggedUnknownEndpoint = false;
 
   constructor(options: ReceiverOptions<Events>) {
     this.#options = resolveReceiverOptions(options);
@@ -84,9 +105,58 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     return this;
   }
 
+  /**
+   * Hears what became of every delivery once it is answered: its code and status, timings, endpoint, and each
+   * handler's run. What `@tidings/opentelemetry` builds on; costs nothing while nobody listens.
+   */
+  onOutcome(listener: OutcomeListener): this {
+    this.#outcomeListeners.push(listener);
+    return this;
+  }
+
   /** Verifies, parses, validates, deduplicates and dispatches one delivery whose body is already read. Never throws. */
-  receive({ rawBody, headers }: IncomingDelivery): Promise<ReceiveResult> {
-    return this.handle({ headers, readBody: () => rawBody });
+  receive({ rawBody, headers, target }: IncomingDelivery): Promise<ReceiveResult> {
+    return this.handle({ headers, readBody: () => rawBody, target: target && (() => target) });
+  }
+
+  /** Checks the method, reads the body through the adapter, then handles the delivery as `receive` does. Never throws. */
+  handle(request: IncomingRequest): Promise<ReceiveResult> {
+    return this.#outcomeListeners.length === 0 ? this.#process(request, undefined) : this.#traced(request);
+  }
+
+  async #traced(request: IncomingRequest): Promise<ReceiveResult> {
+    const trace: Trace = {
+      startedAt: preciseNow(),
+      target: undefined,
+      endpoint: undefined,
+      delivery: undefined,
+      handlers: [],
+    };
+    const result = await this.#process(request, trace);
+    const durationMs = preciseNow() - trace.startedAt;
+    const outcome: DeliveryOutcome = {
+      code: result.code,
+      status: result.status,
+      method: request.method,
+      target: trace.target ?? (await this.#targetOf(request)),
+      endpoint: trace.endpoint,
+      delivery: trace.delivery,
+      startedAt: trace.startedAt,
+      durationMs,
+      // A copy: handlers still running past handlerTimeoutMs settle after the answer.
+      handlers: trace.handlers.slice(),
+    };
+    notifyListeners(this.#outcomeListeners, [outcome], this.#options.logger);
+    return result;
+  }
+
+  /** The adapter's description of the target, or undefined if it has none or failed to give one. */
+  async #targetOf(request: IncomingRequest): Promise<RequestTarget | undefined> {
+    try {
+      return await request.target?.();
+    } catch {
+      return undefined;
+    }
   }
 
   /**
@@ -95,7 +165,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
    * a synchronous store (MemoryStore) and synchronous handlers, a delivery whose body is at hand runs in one turn,
    * and no promise is handed up through another async function.
    */
-  async handle(request: IncomingRequest): Promise<ReceiveResult> {
+  async #process(request: IncomingRequest, trace: Trace | undefined): Promise<ReceiveResult> {
     const { method } = request;
     if (method !== undefined && method !== "POST" && method.toUpperCase() !== "POST") {
       return errorResult("method_not_allowed", `Deliveries are POSTed, not ${method}.`, {
@@ -111,15 +181,35 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     }
     const { headers } = request;
     const options = this.#options;
+    let signed: SignedDelivery;
+    try {
+      signed = parseSignedDelivery(
+        requirePayloadBytes(rawBody),
+        headerValue(headers, SIGNATURE_HEADER),
+        options.secrets?.values ?? NO_SECRETS,
+        options.verifyOptions.toleranceSeconds,
+      );
+    } catch (error) {
+      return this.#failure(error);
+    }
+    // Only now, after the cheap checks, is the resolver asked (it may query a database).
+    let found: EndpointSecrets;
+    if (options.secrets) {
+      found = { secrets: options.secrets, endpoint: undefined };
+    } else {
+      const resolving = this.#resolveEndpoint(request, trace);
+      const resolved = isPromiseLike(resolving) ? await resolving : resolving;
+      if ("status" in resolved) return resolved;
+      found = resolved;
+      if (trace) trace.endpoint = found.endpoint;
+    }
+    const { secrets, endpoint } = found;
+    // With deadlines (`notAfter`), only the secrets still valid verify; `secretIndex` still counts configured ones.
+    const active = secrets.notAfter && activeSecrets(secrets.values, secrets.notAfter, options.nowMs());
+    signed.secrets = active ? active.values : secrets.values;
     let event: unknown;
     let context: DeliveryContext;
     try {
-      const signed = parseSignedDelivery(
-        requirePayloadBytes(rawBody),
-        headerValue(headers, SIGNATURE_HEADER),
-        options.secrets,
-        options.verifyOptions.toleranceSeconds,
-      );
       const checked = matchSignature(signed, options.verifyOptions);
       const verified = checked instanceof Promise ? await checked : checked;
       const parsed = parseEvent(signed.content.payload);
@@ -135,17 +225,25 @@ export class Receiver<Events extends EventMap = MessageEvents> {
         event = validated.value;
       }
       const id = options.idOf(parsed);
+      const key = id === undefined ? `signature:${verified.signature}` : `event:${id}`;
       context = {
         type,
-        deliveryKey: id === undefined ? `signature:${verified.signature}` : `event:${id}`,
+        // Two endpoints never suppress each other's events; the label is encoded, so no label can forge another's key.
+        deliveryKey: endpoint === undefined ? key : `endpoint:${encodeURIComponent(endpoint)}:${key}`,
         timestamp: verified.timestamp,
-        secretIndex: verified.secretIndex,
+        secretIndex: active ? (active.indexes[verified.secretIndex] as number) : verified.secretIndex,
+        endpoint,
         verifiedBody: signed.content.payload,
         headers,
       };
     } catch (error) {
-      return this.#failure(error, { event });
+      const details =
+        (error as { code?: unknown } | null)?.code === "signature_mismatch"
+          ? { secretsConfigured: secrets.values.length, secretsExpired: secrets.values.length - signed.secrets.length }
+          : undefined;
+      return this.#failure(error, { event }, undefined, details);
     }
+    if (trace) trace.delivery = context;
     const { store, leaseMs } = options;
     const { deliveryKey } = context;
     let claim: ClaimResult;
@@ -166,7 +264,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     if (claim.state === "in-flight") {
       return errorResult("delivery_in_progress", "Being processed by another request; retry later.", RETRY_LATER);
     }
-    const running = this.#handlers.dispatch(event, context);
+    const running = this.#handlers.dispatch(event, context, trace?.handlers);
     if (!(running instanceof Promise)) return this.#conclude(running, claim.token, event, context);
     return this.#withinHandlerTimeout(
       running.then((failures) => this.#conclude(failures, claim.token, event, context)),
@@ -220,14 +318,74 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     return Promise.race([concluded.finally(() => clearTimeout(timer)), timedOut]);
   }
 
-  #failure(error: unknown, about: { event?: unknown } = {}, issues?: readonly unknown[]): ReceiveResult {
+  /**
+   * The endpoint's secrets from the resolver, or the answer when it knows none (404) or failed (503). Synchronous when
+   * the adapter's target and the resolver are, so a sync resolver adds no turn to the delivery.
+   */
+  #resolveEndpoint(
+    request: IncomingRequest,
+    trace: Trace | undefined,
+  ): EndpointSecrets | ReceiveResult | Promise<EndpointSecrets | ReceiveResult> {
+    try {
+      const target = request.target ? request.target() : UNKNOWN_TARGET;
+      return isPromiseLike(target)
+        ? Promise.resolve(target).then(
+            (known) => this.#askResolver(known, request.headers, trace),
+            (error: unknown) => this.#resolverFailed(error),
+          )
+        : this.#askResolver(target, request.headers, trace);
+    } catch (error) {
+      return this.#resolverFailed(error);
+    }
+  }
+
+  #askResolver(
+    target: RequestTarget,
+    headers: HeaderSource,
+    trace: Trace | undefined,
+  ): EndpointSecrets | ReceiveResult | Promise<EndpointSecrets | ReceiveResult> {
+    if (trace) trace.target = target;
+    const resolver = this.#options.resolveSecret as SecretResolver;
+    try {
+      const found = resolveEndpoint(resolver, target, headers);
+      return isPromiseLike(found)
+        ? found.then(
+            (known) => known ?? this.#unknownEndpoint(target),
+            (error: unknown) => this.#resolverFailed(error),
+          )
+        : (found ?? this.#unknownEndpoint(target));
+    } catch (error) {
+      return this.#resolverFailed(error);
+    }
+  }
+
+  #resolverFailed(error: unknown): ReceiveResult {
+    this.#report(error, { code: "secret_unavailable", status: 503 });
+    return errorResult("secret_unavailable", "The endpoint's secret could not be looked up; retry later.", RETRY_LATER);
+  }
+
+  #unknownEndpoint(target: RequestTarget): ReceiveResult {
+    const message = `No endpoint is configured for ${target.path || "this request"}: the secret resolver returned none.`;
+    if (!this.#loggedUnknownEndpoint) {
+      // Once: a sender (or a scanner) hitting unknown paths must not flood the logs.
+      this.#loggedUnknownEndpoint = true;
+      this.#options.logger.warn({ message: `[tidings] ${message}`, code: "unknown_endpoint", path: target.path });
+    }
+    this.#report(new Error(message), { code: "unknown_endpoint", status: 404 }, false);
+    return errorResult("unknown_endpoint", "No endpoint is configured here.");
+  }
+
+  #failure(
+    error: unknown,
+    about: { event?: unknown } = {},
+    issues?: readonly unknown[],
+    details?: Readonly<Record<string, unknown>>,
+  ): ReceiveResult {
     if (error instanceof WebhookVerificationError) {
       if (error.code === "body_already_parsed" && !this.#loggedMisconfiguration) {
         this.#loggedMisconfiguration = true;
-        this.#options.logger.error(`[tidings] ${error.message}`);
+        this.#options.logger.error({ message: `[tidings] ${error.message}`, code: error.code });
       }
-      const details =
-        error.code === "signature_mismatch" ? { secretsConfigured: this.#options.secrets.length } : undefined;
       this.#report(error, { code: error.code, status: error.status, ...about, ...(details && { details }) }, false);
       return errorResult(error.code, error.message, { issues });
     }
@@ -238,10 +396,19 @@ export class Receiver<Events extends EventMap = MessageEvents> {
   /** Tells `onError` subscribers; failures of ours nobody subscribed to go to the logger. */
   #report(error: unknown, info: ReceiveErrorInfo, logWhenUnheard = true): void {
     if (this.#errorHandlers.length === 0) {
-      if (logWhenUnheard) this.#options.logger.error("[tidings]", info.code, error);
+      if (logWhenUnheard) {
+        const { code, status, context } = info;
+        this.#options.logger.error({
+          message: `[tidings] ${code}: answered ${status}`,
+          code,
+          status,
+          ...(context && { type: context.type, deliveryKey: context.deliveryKey }),
+          err: errorFacts(error),
+        });
+      }
       return;
     }
-    notifyListeners(this.#errorHandlers, error, info, this.#options.logger);
+    notifyListeners(this.#errorHandlers, [error, info], this.#options.logger);
   }
 }
 

@@ -1,4 +1,5 @@
 import { positiveInteger } from "../positive-integer";
+import { type Logger, type SafeLogger, safeLogger } from "../receiver/logger";
 import type { ClaimResult, DeliveryStore } from "./delivery-store";
 
 export interface MemoryStoreOptions {
@@ -16,7 +17,7 @@ export interface MemoryStoreOptions {
   /** Current time in milliseconds. Default `Date.now`. */
   now?: () => number;
   /** Hears one warning each time the store fills up. Default `console`. */
-  logger?: { warn(...values: unknown[]): void };
+  logger?: Logger;
 }
 
 export const DEFAULT_MAX_ENTRIES = 100_000;
@@ -46,7 +47,7 @@ export class MemoryStore implements DeliveryStore {
   readonly #minRetentionMs: number;
   readonly #now: () => number;
   readonly #epoch: number;
-  readonly #logger: { warn(...values: unknown[]): void };
+  readonly #logger: SafeLogger;
   // The shortest done TTL seen: a done key expiring at `until` was completed at `until - ttl` or earlier, so it is
   // evictable once `until - at <= shortestTtl - minRetention`, without keeping its completion time per key.
   #shortestTtl = Number.POSITIVE_INFINITY;
@@ -59,7 +60,7 @@ export class MemoryStore implements DeliveryStore {
     this.#minRetentionMs = positiveInteger(options.minRetentionMs ?? 300_000, "minRetentionMs");
     this.#now = options.now ?? Date.now;
     this.#epoch = this.#now();
-    this.#logger = options.logger ?? console;
+    this.#logger = safeLogger(options.logger ?? console);
   }
 
   get size(): number {
@@ -138,7 +139,7 @@ export class MemoryStore implements DeliveryStore {
     const message = `MemoryStore is full: ${this.#maxEntries} keys, each a delivery in flight or done less than ${this.#minRetentionMs} ms ago. New deliveries get 503 until keys age out; raise maxEntries (about 100 bytes per key) or use a shared store such as @tidings/redis.`;
     if (!this.#full) {
       this.#full = true;
-      this.#logger.warn(`[tidings] ${message}`);
+      this.#logger.warn({ message: `[tidings] ${message}`, code: "store_full", maxEntries: this.#maxEntries });
     }
     return new MemoryStoreFullError(message);
   }

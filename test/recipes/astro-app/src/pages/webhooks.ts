@@ -9,5 +9,6 @@ const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET as string }
 receiver.on("message.delivered", (event) => console.log(`delivered ${event.data.id}`));
 const handle = createFetchHandler(receiver);
 
-// The untouched Request: nothing in this endpoint may call request.json() or text() first.
-export const POST: APIRoute = ({ request }) => handle(request);
+// The untouched Request: nothing in this endpoint may call request.json() or text() first. ALL, not POST: the handler
+// answers the other methods 405 (Astro's own answer to a method the endpoint does not export is 404).
+export const ALL: APIRoute = ({ request }) => handle(request);

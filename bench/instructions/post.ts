@@ -1,0 +1,40 @@
+import { type Agent, request } from "node:http";
+import type { DeliveryFactory } from "../http/deliveries";
+import { ANSWER_BODY } from "../http/routes";
+import { SIGNATURE_HEADER } from "../lib/deliveries";
+
+/** One signed delivery POSTed to `path`; rejects unless the answer is the Receiver's `{"received":true}`. */
+function post(agent: Agent, port: number, path: string, factory: DeliveryFactory): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const { body, header } = factory.next();
+    const headers = { "content-type": "application/json", "content-length": body.length, [SIGNATURE_HEADER]: header };
+    const outgoing = request({ host: "127.0.0.1", port, path, method: "POST", agent, headers }, (answer) => {
+      let text = "";
+      answer.setEncoding("utf8");
+      answer.on("data", (chunk: string) => {
+        text += chunk;
+      });
+      answer.on("end", () =>
+        text === ANSWER_BODY ? resolve() : reject(new Error(`${path}: ${answer.statusCode} ${text}`)),
+      );
+    });
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+}
+
+/** `amount` distinct deliveries over the agent's `connections` keep-alive connections, each waiting for its answer. */
+export async function postDeliveries(
+  agent: Agent,
+  connections: number,
+  port: number,
+  path: string,
+  factory: DeliveryFactory,
+  amount: number,
+): Promise<void> {
+  let left = amount;
+  const connection = async () => {
+    while (left-- > 0) await post(agent, port, path, factory);
+  };
+  await Promise.all(Array.from({ length: connections }, connection));
+}

@@ -1,0 +1,44 @@
+import { createWorker, enqueueTo, jobIdFor } from "@tidings/bullmq";
+import { type Job, Queue, Worker } from "bullmq";
+import { deliveryKeyOf, type EngineClient } from "./engine";
+
+/** What `enqueueTo` sets by default, written out as a hand-written route would. */
+const JOB_OPTIONS = {
+  attempts: 5,
+  backoff: { type: "exponential", delay: 1000 },
+  removeOnComplete: { age: 86_400 },
+  removeOnFail: false,
+};
+
+export function openBullmq(): EngineClient {
+  const connection = { host: "127.0.0.1", port: Number(process.env.REDIS_PORT) };
+  const queues = new Map<string, Queue>();
+  const queue = (name: string) => {
+    const existing = queues.get(name);
+    if (existing) return existing;
+    const created = new Queue(name, { connection });
+    queues.set(name, created);
+    return created;
+  };
+  return {
+    enqueueTo: (name) => enqueueTo(queue(name)),
+    async idealSender(name) {
+      const target = queue(name);
+      return (event) => target.add(event.type, event, { ...JOB_OPTIONS, jobId: jobIdFor(deliveryKeyOf(event)) });
+    },
+    async startWorker(kind, name, concurrency, handler) {
+      if (kind === "ours") {
+        const worker = createWorker({ queue: name, connection, concurrency });
+        worker.onAny(handler);
+        await worker.worker.waitUntilReady();
+        return;
+      }
+      const worker = new Worker(name, async (job: Job) => handler(job.data.event), { connection, concurrency });
+      await worker.waitUntilReady();
+    },
+    async jobs(name) {
+      const counts = await queue(name).getJobCounts();
+      return Object.values(counts).reduce((sum, count) => sum + count, 0);
+    },
+  };
+}

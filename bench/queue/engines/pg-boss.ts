@@ -1,0 +1,57 @@
+import { createWorker, enqueueTo, jobIdFor } from "@tidings/pg-boss";
+import { type Job, PgBoss } from "pg-boss";
+import { deliveryKeyOf, type EngineClient } from "./engine";
+
+/** What `enqueueTo` sets by default, written out as a hand-written route would. */
+const SEND_OPTIONS = { retryLimit: 4, retryDelay: 1, retryBackoff: true };
+/** pg-boss's least: a worker that finds fewer jobs than it asked for waits this long before it polls again. */
+const POLLING_INTERVAL_SECONDS = 0.5;
+
+export async function openPgBoss(): Promise<EngineClient> {
+  // No maintenance or cron: their periodic queries would land in random counting windows.
+  const boss = new PgBoss({ connectionString: process.env.POSTGRES_URL as string, supervise: false, schedule: false });
+  boss.on("error", (error) => console.error("[bench] pg-boss:", error));
+  await boss.start();
+  return {
+    enqueueTo: (name) => enqueueTo(boss, name),
+    async idealSender(name) {
+      await boss.createQueue(name);
+      return (event) => boss.send(name, event, { ...SEND_OPTIONS, id: jobIdFor(deliveryKeyOf(event)) });
+    },
+    async startWorker(kind, name, concurrency, handler) {
+      if (kind === "ours") {
+        const worker = createWorker({
+          boss,
+          queue: name,
+          concurrency,
+          pollingIntervalSeconds: POLLING_INTERVAL_SECONDS,
+        });
+        worker.onAny(handler);
+        await worker.ready;
+        return;
+      }
+      // The options createWorker passes, and per-job results as it returns them.
+      const options = {
+        batchSize: concurrency,
+        perJobResults: true,
+        burstWhenBatchFull: true,
+        pollingIntervalSeconds: POLLING_INTERVAL_SECONDS,
+      } as const;
+      await boss.createQueue(name);
+      await boss.work<{ event: unknown }, unknown, typeof options>(name, options, (jobs: Job<{ event: unknown }>[]) =>
+        Promise.all(
+          jobs.map(async (job) => {
+            await handler(job.data.event);
+            return { id: job.id, status: "completed" as const };
+          }),
+        ),
+      );
+    },
+    async jobs(name) {
+      const { rows } = await boss
+        .getDb()
+        .executeSql("SELECT count(*)::int AS count FROM pgboss.job WHERE name = $1", [name]);
+      return (rows[0] as { count: number }).count;
+    },
+  };
+}

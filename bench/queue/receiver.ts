@@ -1,0 +1,35 @@
+/**
+ * The receiving side of the queue benchmark, on node:http: argv engine, adapter queue, ideal queue.
+ *   /webhooks  core's Node request handler + a Receiver (MemoryStore dedup) + enqueueTo(queue)
+ *   /ideal     by hand: read the body, verify inline, parse, add the event as a job with the same id and options
+ * Both answer the Receiver's 200 `{"received":true}` once the engine has stored the job.
+ */
+import { createReceiver } from "@tidings/core";
+import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
+import { listen } from "../http/apps/listen";
+import { verifyInline } from "../http/ideal";
+import { ANSWER_BODY, ANSWER_HEADERS, ROUTES, readRequestBody } from "../http/routes";
+import { serveCommands } from "../lib/children";
+import { SECRET, SIGNATURE_HEADER } from "../lib/deliveries";
+import { type EngineId, openEngine, type ParsedEvent } from "./engines/engine";
+
+const [engineId, adapterQueue = "", idealQueue = ""] = process.argv.slice(2);
+const engine = await openEngine(engineId as EngineId);
+const receiver = createReceiver({ secret: SECRET }).onAny(engine.enqueueTo(adapterQueue));
+const sendIdeal = await engine.idealSender(idealQueue);
+
+const app = await listen(async (req, res) => {
+  if (req.url === ROUTES.adapter) {
+    return writeNodeResponse(res, await handleNodeRequest(receiver, req, { consumedFix: "n/a" }));
+  }
+  if (req.url !== ROUTES.ideal) return void res.writeHead(404).end();
+  const event = verifyInline(await readRequestBody(req), req.headers[SIGNATURE_HEADER] as string | undefined);
+  if (event === undefined) return void res.writeHead(400).end();
+  await sendIdeal(event as ParsedEvent);
+  res.writeHead(200, ANSWER_HEADERS).end(ANSWER_BODY);
+});
+
+serveCommands({
+  port: () => app.port,
+  jobs: async () => ({ adapter: await engine.jobs(adapterQueue), ideal: await engine.jobs(idealQueue) }),
+});

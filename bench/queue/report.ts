@@ -1,0 +1,90 @@
+import { formatBytes } from "../lib/deliveries";
+import type { Summary } from "../lib/stats";
+import { type EngineResult, type InstructionPair, QUEUE_TARGET, type QueueResults } from "./suite";
+
+const dash = "–";
+const thousands = (summary: Summary) =>
+  summary.n > 1
+    ? `${(summary.median / 1000).toFixed(1)} (${(summary.min / 1000).toFixed(1)}${dash}${(summary.max / 1000).toFixed(1)})`
+    : (summary.median / 1000).toFixed(1);
+const whole = (summary: Summary) =>
+  summary.n > 1
+    ? `${summary.median.toFixed(0)} (${summary.min.toFixed(0)}${dash}${summary.max.toFixed(0)})`
+    : summary.median.toFixed(0);
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+const failed = (engine: EngineResult) => `failed: ${engine.error?.split("\n")[0] ?? "not measured"}`;
+
+/** The Targets table's rows: judged on the minima, as the HTTP instruction target is. */
+export function queueTargets(results: QueueResults | undefined) {
+  return (results?.engines ?? []).flatMap((engine) => {
+    const row = (what: string, measured: InstructionPair | undefined) => ({
+      what: `${engine.label.split(",")[0]}: ${what} ≤ ${QUEUE_TARGET.toFixed(2)}×`,
+      measured: measured
+        ? `${measured.ratio.toFixed(3)}× (minima; medians ${measured.medianRatio.toFixed(3)}×)`
+        : failed(engine),
+      met: measured ? measured.ratio <= QUEUE_TARGET : false,
+    });
+    return [
+      row("instructions per request of adapter + enqueueTo ÷ the ideal route", engine.enqueue),
+      row("instructions per job of createWorker ÷ the engine's own worker", engine.worker),
+    ];
+  });
+}
+
+function pairRows(results: QueueResults, of: (engine: EngineResult) => InstructionPair | undefined) {
+  return results.engines.map((engine) => {
+    const measured = of(engine);
+    return measured
+      ? [
+          engine.label,
+          thousands(measured.base),
+          thousands(measured.ours),
+          measured.ratio.toFixed(3),
+          measured.medianRatio.toFixed(3),
+        ]
+      : [engine.label, failed(engine), "", "", ""];
+  });
+}
+
+export function renderQueue(results: QueueResults): string {
+  const { settings } = results;
+  const { enqueue, worker } = settings;
+  const endToEnd = results.engines.flatMap((engine) =>
+    (engine.endToEnd ?? []).map((run) => [
+      engine.label,
+      String(run.workers),
+      whole(run.deliveriesPerSecond),
+      whole(run.answeredPerSecond),
+      whole(run.latencyP99Ms),
+    ]),
+  );
+  return [
+    "## 5. Queue hand-off (BullMQ, pg-boss)",
+    "",
+    `The receiver hands each verified delivery to a queue and answers 200 once the engine has stored the job; worker processes run the handlers. Real servers: Debian's redis-server (append-only file, fsync on every write, as the tests run it) and PostgreSQL (fsync off, as the tests run it), each started for this suite on a free port. pg-boss needs Node ≥ 22.12: its receiver, worker and producer processes run on the project's Node 24 binary, and its ideal route on the same binary. pg-boss instances run without maintenance or cron (their periodic queries would land in random counting windows) and poll every 0.5 s when idle.`,
+    "",
+    "**Receiver, instructions per request (callgrind).** One node:http server process per engine under callgrind, as in section 4, with two routes taking turns: **ideal** reads the body, verifies inline with plain node:crypto, parses and adds the event as the job's data with the same job id (from the event id), attempts, backoff and retention as `enqueueTo`'s defaults (`queue.add` / `boss.send`); **adapter** is core's Node request handler with a Receiver (MemoryStore dedup) whose one handler is `enqueueTo(queue)`. Every request is a new event, so both routes add a job per request, and the run fails unless the engine holds exactly one job per request. " +
+      `${formatBytes(settings.bodyBytes)} deliveries over 4 keep-alive connections; ${enqueue.warmupRequests.toLocaleString("en-US")} warm-up requests per route, then ${enqueue.windows} window(s) of ${enqueue.windowRequests.toLocaleString("en-US")} per route. Thousands of instructions per request, median (min${dash}max) over windows. The adapter's job also holds the delivery's type, key, timestamp, secret index and the body's SHA-256 (what a worker's context needs); the ideal's holds the event only.`,
+    "",
+    table(
+      ["engine", "ideal, k instr/req", "adapter + enqueueTo, k instr/req", "÷ ideal (minima)", "(medians)"],
+      pairRows(results, (engine) => engine.enqueue),
+    ),
+    "",
+    `**Worker, instructions per job (callgrind).** Two worker processes per engine under callgrind, each on its own queue, taking turns: **bare** is the engine's own worker (BullMQ \`new Worker(queue, async (job) => handler(job.data.event), { concurrency })\`; pg-boss \`boss.work\` with the options \`createWorker\` passes: \`batchSize\` = concurrency, per-job results, fetching again at once while batches come back full); **ours** is \`createWorker({ ..., concurrency }).onAny(handler)\`. The handler counts the job. A producer process (not counted) adds each window's jobs through \`enqueueTo\`, and a window ends when its worker has run them all. Concurrency ${settings.concurrency}; ${worker.warmupRequests.toLocaleString("en-US")} warm-up jobs per worker, then ${worker.windows} window(s) of ${worker.windowRequests.toLocaleString("en-US")} jobs each. Thousands of instructions per job.`,
+    "",
+    table(
+      ["engine", "engine's own worker, k instr/job", "createWorker, k instr/job", "÷ own (minima)", "(medians)"],
+      pairRows(results, (engine) => engine.worker),
+    ),
+    "",
+    `**End to end (reported, no target).** One receiver process (the adapter route), ${settings.workerProcesses.join(", ")} worker process(es) (\`createWorker\`, concurrency ${settings.concurrency} each, a handler that counts), the engine's server and the load client (autocannon, ${settings.connections} connections, distinct signed ${formatBytes(settings.bodyBytes)} deliveries) share the machine's cores, unpinned. A run sends ${settings.warmupDeliveries.toLocaleString("en-US")} warm-up deliveries, waits until they are handled, then ${settings.deliveries.toLocaleString("en-US")} more: **deliveries/s** is those divided by the time from the first request to the last handler run; **answered/s** is the POSTs answered 200 per second (the receiving side alone). Fresh processes and queue per run; ${settings.rounds} round(s), worker counts in a rotating order; median (min${dash}max) over rounds.`,
+    "",
+    table(["engine", "worker processes", "deliveries/s", "answered/s", "POST p99 ms"], endToEnd),
+  ].join("\n");
+}

@@ -1,0 +1,115 @@
+/**
+ * The durable hand-off, per engine: what enqueueTo adds to a receiver's instructions per request, what createWorker
+ * adds to a worker's instructions per job (targets: ≤ 1.10× each), and deliveries per second end to end with 1, 2
+ * and 4 worker processes (reported).
+ */
+import { Child } from "../lib/children";
+import type { QueueSettings } from "../lib/options";
+import { rotate, type Summary, summarize } from "../lib/stats";
+import { type EndToEndRun, runEndToEnd } from "./end-to-end";
+import { ENGINES } from "./engines";
+import { measureEnqueue } from "./enqueue";
+import { measureWorkers } from "./work";
+
+export const QUEUE_TARGET = 1.1;
+
+/** Instructions per request or job over windows, two sides, and their ratio. */
+export interface InstructionPair {
+  base: Summary;
+  ours: Summary;
+  /** Ours ÷ base of the quietest windows (the minima: no full collection in them): the target is judged on it. */
+  ratio: number;
+  /** Ours ÷ base of the medians, collections included. */
+  medianRatio: number;
+}
+
+export interface EndToEndResult {
+  workers: number;
+  deliveriesPerSecond: Summary;
+  answeredPerSecond: Summary;
+  latencyP99Ms: Summary;
+}
+
+export interface EngineResult {
+  id: string;
+  label: string;
+  error?: string;
+  /** Receiver: the ideal route (base) against the adapter with enqueueTo (ours). */
+  enqueue?: InstructionPair;
+  /** Worker: the engine's own worker (base) against createWorker (ours). */
+  worker?: InstructionPair;
+  endToEnd?: EndToEndResult[];
+}
+
+export interface QueueResults {
+  settings: QueueSettings;
+  engines: EngineResult[];
+}
+
+type Log = (line: string) => void;
+
+function pair(base: readonly number[], ours: readonly number[]): InstructionPair {
+  const [baseCounts, oursCounts] = [summarize(base), summarize(ours)];
+  return {
+    base: baseCounts,
+    ours: oursCounts,
+    ratio: oursCounts.min / baseCounts.min,
+    medianRatio: oursCounts.median / baseCounts.median,
+  };
+}
+
+const ratios = ({ ratio, medianRatio }: InstructionPair) =>
+  `${ratio.toFixed(3)} (minima), ${medianRatio.toFixed(3)} (medians)`;
+
+/** Runs after run of every worker count, in a rotating order per round, then summarises per worker count. */
+async function endToEnd(run: (workers: number) => Promise<EndToEndRun>, settings: QueueSettings, log: Log) {
+  const runs: EndToEndRun[] = [];
+  for (let round = 0; round < settings.rounds; round++) {
+    for (const workers of rotate(settings.workerProcesses, round)) {
+      const result = await run(workers);
+      log(`  ${workers} worker(s): ${result.deliveriesPerSecond.toFixed(0)} deliveries/s end to end`);
+      runs.push(result);
+    }
+  }
+  return settings.workerProcesses.map((workers): EndToEndResult => {
+    const of = runs.filter((result) => result.workers === workers);
+    return {
+      workers,
+      deliveriesPerSecond: summarize(of.map((result) => result.deliveriesPerSecond)),
+      answeredPerSecond: summarize(of.map((result) => result.answeredPerSecond)),
+      latencyP99Ms: summarize(of.map((result) => result.latencyP99Ms)),
+    };
+  });
+}
+
+/** Engines one after another, each on a server of its own; a failure is reported, not fatal. */
+export async function runQueueSuite(settings: QueueSettings, engineIds: readonly string[], log: Log) {
+  const engines: EngineResult[] = [];
+  for (const engine of ENGINES.filter((candidate) => engineIds.includes(candidate.id))) {
+    const result: EngineResult = { id: engine.id, label: engine.label() };
+    engines.push(result);
+    const backend = await engine.start();
+    try {
+      const enqueue = await measureEnqueue(engine, backend, settings);
+      result.enqueue = pair(enqueue.windows.get("ideal") ?? [], enqueue.windows.get("adapter") ?? []);
+      log(`queue ${engine.id}: receiver instructions, adapter + enqueueTo ÷ ideal ${ratios(result.enqueue)}`);
+      const workers = await measureWorkers(engine, backend, settings);
+      result.worker = pair(workers.windows.get("bare") ?? [], workers.windows.get("ours") ?? []);
+      log(`queue ${engine.id}: worker instructions, createWorker ÷ the engine's own ${ratios(result.worker)}`);
+      log(`queue ${engine.id}: end to end`);
+      const client = new Child("http/client.ts", {});
+      try {
+        const run = (workers: number) => runEndToEnd(engine, backend, settings, client, workers);
+        result.endToEnd = await endToEnd(run, settings, log);
+      } finally {
+        await client.stop();
+      }
+    } catch (error) {
+      result.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      log(`queue ${engine.id} FAILED: ${result.error}`);
+    } finally {
+      await backend.remove();
+    }
+  }
+  return { settings, engines };
+}

@@ -1,0 +1,44 @@
+import type { HeaderSource } from "../http/headers";
+import { isPromiseLike } from "../receiver/promise-like";
+import type { RequestTarget, SecretRequest } from "./request-target";
+import { type EndpointSecret, type SecretSet, toSecretSet } from "./secret-set";
+
+/** What a secret resolver returns for a request it knows: the endpoint's secret(s), and a label for it. */
+export interface ResolvedEndpoint {
+  secret: EndpointSecret;
+  /** Names the endpoint: scopes the dedup key, reaches handlers as `context.endpoint`, and labels metrics. */
+  endpoint?: string | undefined;
+}
+
+/**
+ * Finds the secret(s) for a request, sync or async. `undefined` (or `null`) means no endpoint is configured here:
+ * the delivery is answered 404 `unknown_endpoint`. A throw or rejection (its database is down) is answered 503.
+ */
+export type SecretResolver = (
+  request: SecretRequest,
+) => ResolvedEndpoint | undefined | null | PromiseLike<ResolvedEndpoint | undefined | null>;
+
+/** The secrets a delivery verifies against, and the endpoint they belong to. */
+export interface EndpointSecrets {
+  secrets: SecretSet;
+  endpoint: string | undefined;
+}
+
+function toEndpointSecrets(found: ResolvedEndpoint | undefined | null): EndpointSecrets | undefined {
+  if (found === undefined || found === null) return undefined;
+  const { secret, endpoint } = found;
+  if (endpoint !== undefined && (typeof endpoint !== "string" || endpoint === "")) {
+    throw new TypeError("The secret resolver's endpoint must be a non-empty string");
+  }
+  return { secrets: toSecretSet(secret), endpoint };
+}
+
+/** Asks the resolver about the request and checks what it returned. Sync when the resolver is. */
+export function resolveEndpoint(
+  resolver: SecretResolver,
+  target: RequestTarget,
+  headers: HeaderSource,
+): EndpointSecrets | undefined | Promise<EndpointSecrets | undefined> {
+  const found = resolver({ path: target.path, route: target.route, params: target.params, headers });
+  return isPromiseLike(found) ? Promise.resolve(found).then(toEndpointSecrets) : toEndpointSecrets(found);
+}
