@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Receiver } from "@tidings/core";
+import { RESOLVER_ROUTES } from "./resolver-routes";
 
 /**
  * Every app serves the same POST routes, so the adapter is compared with hand-written code in its own framework:
@@ -8,6 +9,10 @@ import type { Receiver } from "@tidings/core";
  *   receiver does by hand (no dedup).
  * - IDEAL_DEDUP: the ideal route plus the least dedup by hand (inline-dedup.ts): what deduplicating costs at best.
  * - ADAPTER: the @tidings adapter with the Receiver (MemoryStore dedup on) calling the same handler.
+ * - RESOLVER_SYNC, RESOLVER_ASYNC: the adapter route with a secret resolver (resolver-routes.ts), for `÷ adapter`.
+ * - ADAPTER_ON_OUTCOME: the adapter route with an empty `onOutcome` listener: what the Receiver's outcome hook costs.
+ * - ADAPTER_OTEL_API, ADAPTER_OTEL_SDK: the adapter route with its Receiver instrumented by @tidings/opentelemetry,
+ *   with the OpenTelemetry API alone (no SDK: no-op providers) and with the real SDK (telemetry.ts).
  * All of them write the same 200 JSON answer as the Receiver, with the cheapest write the framework offers.
  */
 export const ROUTES = {
@@ -15,11 +20,22 @@ export const ROUTES = {
   ideal: "/ideal",
   idealDedup: "/ideal-dedup",
   adapter: "/webhooks",
+  ...RESOLVER_ROUTES,
+  adapterOnOutcome: "/webhooks-on-outcome",
+  adapterOtelApi: "/webhooks-otel-api",
+  adapterOtelSdk: "/webhooks-otel-sdk",
 } as const;
 export type Route = keyof typeof ROUTES;
 
 /** The routes each app serves through its @tidings adapter, each with its own Receiver. */
-export const ADAPTER_ROUTES = ["adapter"] as const;
+export const ADAPTER_ROUTES = [
+  "adapter",
+  "resolverSync",
+  "resolverAsync",
+  "adapterOnOutcome",
+  "adapterOtelApi",
+  "adapterOtelSdk",
+] as const;
 export type AdapterRoute = (typeof ADAPTER_ROUTES)[number];
 
 export const ANSWER_BODY = '{"received":true}';

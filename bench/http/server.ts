@@ -2,13 +2,15 @@
  * One framework's server, run as its own process pinned to its own core: every route in routes.ts, plus IPC
  * commands for the runner to read CPU time, handled counts and memory.
  */
-import { createReceiver } from "@tidings/core";
+import { createReceiver, type Receiver, type SecretResolver } from "@tidings/core";
 import { serveCommands } from "../lib/children";
 import { EVENT_TYPE, SECRET } from "../lib/deliveries";
 import { HoldGate, PeakProbe } from "../memory/probe";
 import { framework } from "./apps";
 import type { RunStats } from "./protocol";
-import { type AdapterRoute, ROUTES, type Route, type RouteHooks, type RunningApp } from "./routes";
+import { asyncResolver, syncResolver } from "./resolver-routes";
+import { ADAPTER_ROUTES, type AdapterRoute, ROUTES, type Route, type RouteHooks, type RunningApp } from "./routes";
+import { instrumentRoute } from "./telemetry";
 
 const id = process.argv[2] ?? "";
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -26,15 +28,27 @@ const hooks: RouteHooks = {
   },
 };
 
+/** The routes whose Receiver looks its secret up per request; every other adapter route has the fixed one. */
+const RESOLVERS: Partial<Record<AdapterRoute, SecretResolver>> = {
+  resolverSync: syncResolver,
+  resolverAsync: asyncResolver,
+};
+
 /** The Receiver as an app makes it: the default store, a MemoryStore. */
 function receiverFor(route: AdapterRoute) {
-  return createReceiver({ secret: SECRET, maxBodyBytes: MAX_BODY_BYTES }).on(EVENT_TYPE, (event, context) =>
-    hooks.arrive(route, { event, context }),
+  const receiver = createReceiver({ secret: RESOLVERS[route] ?? SECRET, maxBodyBytes: MAX_BODY_BYTES }).on(
+    EVENT_TYPE,
+    (event, context) => hooks.arrive(route, { event, context }),
   );
+  instrumentRoute(route, receiver);
+  return receiver;
 }
 
 async function start(): Promise<{ port: number }> {
-  const receivers = { adapter: receiverFor("adapter") };
+  const receivers = Object.fromEntries(ADAPTER_ROUTES.map((route) => [route, receiverFor(route)])) as Record<
+    AdapterRoute,
+    Receiver
+  >;
   const startApp = await framework(id).load();
   app = await startApp({ receivers, hooks, maxBodyBytes: MAX_BODY_BYTES });
   return { port: app.port };

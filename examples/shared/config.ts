@@ -11,10 +11,13 @@ export interface AppOptions {
   log?: (line: string) => void;
 }
 
-export interface ServerConfig {
-  secret: string;
+export interface ListenConfig {
   port: number;
   host: string;
+}
+
+export interface ServerConfig extends ListenConfig {
+  secret: string;
 }
 
 /** Reads WEBHOOK_SECRET, PORT (default 3000) and HOST (default 127.0.0.1); exits with a message if one is unusable. */
@@ -25,9 +28,14 @@ export function serverConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig
       "WEBHOOK_SECRET is not set. Start the example with the webhook endpoint's secret, e.g. WEBHOOK_SECRET=whsec_test",
     );
   }
+  return { secret, ...listenConfig(env) };
+}
+
+/** Reads PORT (default 3000) and HOST (default 127.0.0.1); exits with a message if PORT is unusable. */
+export function listenConfig(env: NodeJS.ProcessEnv = process.env): ListenConfig {
   const port = Number(env.PORT || 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) fail(`PORT must be a port number, not "${env.PORT}".`);
-  return { secret, port, host: env.HOST || "127.0.0.1" };
+  return { port, host: env.HOST || "127.0.0.1" };
 }
 
 function fail(message: string): never {

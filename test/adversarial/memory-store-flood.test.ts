@@ -9,7 +9,11 @@ describe("MemoryStore flood through a Receiver", () => {
     const clock = { ms: 1_800_000_000_000 };
     const now = () => clock.ms;
     const warnings: unknown[] = [];
-    const store = new MemoryStore({ maxEntries: 2000, now, logger: { error() {}, warn: (line) => warnings.push(line) } });
+    const store = new MemoryStore({
+      maxEntries: 2000,
+      now,
+      logger: { error() {}, warn: (line) => warnings.push(line) },
+    });
     const receiver = createReceiver({ secret: SECRET, store, now, logger: { error() {} }, handlerTimeoutMs: 10 });
     const runs = new Map<string, number>();
     receiver.on("message.sent", (event) => {

@@ -26,6 +26,10 @@ function serveV1(app: ReturnType<typeof createApp>): Promise<RunningApp> {
 describeConformance({
   name: "h3 v2 (Nitro 3) on srvx",
   start: (receiver: AnyReceiver) => serveV2(new H3().all(WEBHOOK_PATH, defineWebhookHandler(receiver))),
+  fetchInProcess(receiver: AnyReceiver) {
+    const app = new H3().all(WEBHOOK_PATH, defineWebhookHandler(receiver));
+    return async (request) => app.fetch(request);
+  },
   startWithBodyParsedFirst(receiver: AnyReceiver) {
     const app = new H3()
       .use(async (event) => {

@@ -7,7 +7,7 @@ import { type RunningApp, WEBHOOK_PATH, type WireRequest, type WireResponse } fr
 export function sendOverHttp(baseUrl: string, path: string, wire: WireRequest): Promise<WireResponse> {
   return new Promise((resolve, reject) => {
     const headers = wire.body ? { "content-length": String(wire.body.byteLength), ...wire.headers } : wire.headers;
-    const req = request(new URL(path, baseUrl), { method: wire.method, headers }, (res) => {
+    const req = request(new URL(wire.path ?? path, baseUrl), { method: wire.method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => {

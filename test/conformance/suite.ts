@@ -1,7 +1,7 @@
 import { createReceiver, type DeliveryContext, type ReceiverOptions } from "@tidings/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { delivery, ENCODERS, eventBody, SECRET } from "./deliveries";
-import type { AnyReceiver, ConformanceTarget, RunningApp, WireResponse } from "./target";
+import { type AnyReceiver, type ConformanceTarget, type RunningApp, WEBHOOK_PATH, type WireResponse } from "./target";
 
 type Options = Partial<ReceiverOptions<Record<string, object>>>;
 
@@ -135,6 +135,33 @@ export function describeConformance(target: ConformanceTarget): void {
       expect([response.status, errorCode(response)]).toEqual([413, "payload_too_large"]);
       expect(seen).toHaveLength(0);
     });
+
+    it.skipIf(!target.fetchInProcess)(
+      "refuses a Request built by code after reading no more than a chunk past the limit, whatever its Content-Length says",
+      async () => {
+        const { receiver, seen } = recordingReceiver({ maxBodyBytes: 64 * 1024 });
+        const fetchInProcess = target.fetchInProcess?.(receiver) as (request: Request) => Promise<Response>;
+        const chunk = 16 * 1024;
+        let pulled = 0;
+        const huge = new ReadableStream<Uint8Array>(
+          {
+            pull(controller) {
+              if (pulled >= 64 * 1024 * 1024) return controller.close();
+              pulled += chunk;
+              controller.enqueue(new Uint8Array(chunk).fill(0x20));
+            },
+          },
+          { highWaterMark: 0 },
+        );
+        const { headers } = delivery(eventBody());
+        const init = { method: "POST", headers: { ...headers, "content-length": "10" }, body: huge, duplex: "half" };
+        const response = await fetchInProcess(new Request(`http://127.0.0.1${WEBHOOK_PATH}`, init as RequestInit));
+        const answer = { status: response.status, headers: {}, body: await response.text() };
+        expect([answer.status, errorCode(answer)]).toEqual([413, "payload_too_large"]);
+        expect(pulled).toBeLessThanOrEqual(64 * 1024 + chunk);
+        expect(seen).toHaveLength(0);
+      },
+    );
 
     it("answers a replay of the same request as a duplicate without running the handler again", async () => {
       const { receiver, seen } = recordingReceiver();

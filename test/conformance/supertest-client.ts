@@ -11,7 +11,9 @@ export async function listenWithSupertest(listener: RequestListener): Promise<Ru
   await once(server, "listening");
   const send = async (wire: WireRequest) => {
     // The identity serializer stops superagent from JSON.stringify-ing a Buffer sent as application/json.
-    const request = new supertest.Test(server, wire.method, WEBHOOK_PATH).set(wire.headers).serialize((body) => body);
+    const request = new supertest.Test(server, wire.method, wire.path ?? WEBHOOK_PATH)
+      .set(wire.headers)
+      .serialize((body) => body);
     const response = await (wire.body ? request.send(Buffer.from(wire.body)) : request).ok(() => true);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers as Record<string, string | string[]>)) {

@@ -1,12 +1,16 @@
 import type { EventMap, Receiver } from "@tidings/core";
 
 export const WEBHOOK_PATH = "/webhooks";
+/** The parameterised route a multi-endpoint app mounts, as Express, Fastify, Koa, Hono and NestJS write it. */
+export const PARAM_ROUTE = "/webhooks/:account";
 
 /** A request as it goes over the wire: the body bytes are sent exactly as given. */
 export interface WireRequest {
   method: string;
   headers: Record<string, string>;
   body?: Uint8Array;
+  /** Where it is sent, query included; WEBHOOK_PATH by default. */
+  path?: string;
 }
 
 export interface WireResponse {
@@ -41,6 +45,17 @@ export interface ConformanceTarget {
    * stalls or goes away mid-body never reaches the handler, so the partial-body cases do not apply.
    */
   buffersBody?: true;
+  /**
+   * Web-standard targets: the app as a function of a Web `Request`, called in process (Hono's `app.fetch`, the App
+   * Router's exported handler), so a test can hand it a Request built by code, which no HTTP client can send.
+   */
+  fetchInProcess?(receiver: AnyReceiver): (request: Request) => Promise<Response>;
   /** The same app, but with the framework's usual JSON body parser reading the body before the webhook (a mounting mistake). */
   startWithBodyParsedFirst(receiver: AnyReceiver): Promise<RunningApp>;
+  /** The webhook mounted at PARAM_ROUTE (or the framework's way of writing it), for secret resolvers. */
+  paramRoute?: {
+    start(receiver: AnyReceiver): Promise<RunningApp>;
+    /** The `route` the adapter reports: the pattern, or undefined where the framework does not tell it. */
+    route: string | undefined;
+  };
 }

@@ -43,6 +43,7 @@ const PACKAGES = [
   "redis",
   "bullmq",
   "pg-boss",
+  "opentelemetry",
   "cli",
 ];
 /** Types an app has beside what the fixtures and README blocks import, at the versions the repository tests. */

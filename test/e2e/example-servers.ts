@@ -17,7 +17,8 @@ export interface RunningExample {
 
 const quiet = () => {};
 
-async function listening(server: Server): Promise<RunningExample> {
+/** The example behind `server` once it listens, and how to close it with its open connections. */
+export async function listening(server: Server): Promise<RunningExample> {
   if (!server.listening) await once(server, "listening");
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -65,6 +65,33 @@ describe("readRequestBody", () => {
     expect(await codeOf(readRequestBody(request, { maxBodyBytes: 4096, consumedFix: FIX }))).toBe("payload_too_large");
   });
 
+  it("reads a Request built by code no more than a chunk past the limit, whatever its Content-Length says", async () => {
+    const chunk = 64 * 1024;
+    let pulled = 0;
+    const huge = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          if (pulled >= 64 * 1024 * 1024) return controller.close();
+          pulled += chunk;
+          controller.enqueue(new Uint8Array(chunk));
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const request = post(huge, { "content-length": "10" });
+    const options = { maxBodyBytes: 1024 * 1024, consumedFix: FIX };
+    expect(await codeOf(readRequestBody(request, options))).toBe("payload_too_large");
+    expect(pulled).toBeLessThanOrEqual(options.maxBodyBytes + chunk);
+  });
+
+  it("accepts a Request built by code whose body is longer than its Content-Length but within the limit", async () => {
+    const read = await readRequestBody(post(bytes('{"a":1}'), { "content-length": "2" }), {
+      maxBodyBytes: 100,
+      consumedFix: FIX,
+    });
+    expect(new TextDecoder().decode(read)).toBe('{"a":1}');
+  });
+
   it("reads a body without a Content-Length no more than a chunk past the limit", async () => {
     let pulls = 0;
     const chunks = Array.from({ length: 1000 }, () => new Uint8Array(1024));

@@ -8,6 +8,7 @@ import { partialBodyReadable, sendPartialOverSocket } from "../partial-body";
 import {
   type AnyReceiver,
   type ConformanceTarget,
+  PARAM_ROUTE,
   type RunningApp,
   WEBHOOK_PATH,
   type WireRequest,
@@ -15,9 +16,9 @@ import {
 } from "../target";
 
 /** The app as the README mounts it. */
-async function mounted(receiver: AnyReceiver): Promise<FastifyInstance> {
+async function mounted(receiver: AnyReceiver, path = WEBHOOK_PATH): Promise<FastifyInstance> {
   const app = Fastify();
-  await app.register(tidings, { receiver, path: WEBHOOK_PATH });
+  await app.register(tidings, { receiver, path });
   return app;
 }
 
@@ -41,7 +42,7 @@ async function injected(app: FastifyInstance): Promise<RunningApp> {
   const inject = async (request: WireRequest, payload?: Buffer | Readable, headers = request.headers) => {
     const response = await app.inject({
       method: request.method as HTTPMethods,
-      url: WEBHOOK_PATH,
+      url: request.path ?? WEBHOOK_PATH,
       headers,
       ...(payload ? { payload } : {}),
     });
@@ -78,10 +79,12 @@ export const fastifyInjectTarget: ConformanceTarget = {
   name: "fastify (app.inject)",
   start: async (receiver) => injected(await mounted(receiver)),
   startWithBodyParsedFirst: (receiver) => injected(parsedFirst(receiver)),
+  paramRoute: { start: async (receiver) => injected(await mounted(receiver, PARAM_ROUTE)), route: PARAM_ROUTE },
 };
 
 export const fastifyListeningTarget: ConformanceTarget = {
   name: "fastify (listening on 127.0.0.1)",
   start: async (receiver) => listening(await mounted(receiver)),
   startWithBodyParsedFirst: (receiver) => listening(parsedFirst(receiver)),
+  paramRoute: { start: async (receiver) => listening(await mounted(receiver, PARAM_ROUTE)), route: PARAM_ROUTE },
 };

@@ -4,7 +4,7 @@ import { createFetchHandler } from "@tidings/fetch";
 import { Hono } from "hono";
 import { sendOverHttp } from "../http-client";
 import { sendPartialOverSocket } from "../partial-body";
-import { type AnyReceiver, type ConformanceTarget, type RunningApp, WEBHOOK_PATH } from "../target";
+import { type AnyReceiver, type ConformanceTarget, PARAM_ROUTE, type RunningApp, WEBHOOK_PATH } from "../target";
 
 function listen(app: Hono): Promise<RunningApp> {
   return new Promise((resolve) => {
@@ -27,6 +27,12 @@ export const honoTarget: ConformanceTarget = {
     app.all(WEBHOOK_PATH, (c) => handle(c.req.raw));
     return listen(app);
   },
+  fetchInProcess(receiver: AnyReceiver) {
+    const handle = createFetchHandler(receiver);
+    const app = new Hono();
+    app.all(WEBHOOK_PATH, (c) => handle(c.req.raw));
+    return async (request) => app.fetch(request);
+  },
   startWithBodyParsedFirst(receiver: AnyReceiver) {
     const handle = createFetchHandler(receiver);
     const app = new Hono();
@@ -36,5 +42,14 @@ export const honoTarget: ConformanceTarget = {
     });
     app.all(WEBHOOK_PATH, (c) => handle(c.req.raw));
     return listen(app);
+  },
+  paramRoute: {
+    start(receiver: AnyReceiver) {
+      const handle = createFetchHandler(receiver);
+      const app = new Hono();
+      app.all(PARAM_ROUTE, (c) => handle(c.req.raw, { params: c.req.param(), route: c.req.routePath }));
+      return listen(app);
+    },
+    route: PARAM_ROUTE,
   },
 };

@@ -4,12 +4,12 @@ import express from "express";
 import { type Platform, startNestApp, withAppGlobals } from "../../../packages/nestjs/test/nest-app";
 import { sendOverHttp } from "../http-client";
 import { sendPartialOverSocket } from "../partial-body";
-import { type AnyReceiver, type ConformanceTarget, type RunningApp, WEBHOOK_PATH } from "../target";
+import { type AnyReceiver, type ConformanceTarget, PARAM_ROUTE, type RunningApp, WEBHOOK_PATH } from "../target";
 
 // Decorators as plain calls: this workspace compiles without TypeScript's legacy decorators.
-function appModule(receiver: AnyReceiver, parent: new () => object = class {}) {
+function appModule(receiver: AnyReceiver, parent: new () => object = class {}, path = WEBHOOK_PATH) {
   class AppModule extends parent {}
-  Module({ imports: [TidingsModule.forRoot({ receiver, path: WEBHOOK_PATH })] })(AppModule);
+  Module({ imports: [TidingsModule.forRoot({ receiver, path })] })(AppModule);
   return AppModule;
 }
 
@@ -32,6 +32,10 @@ export const nestExpressTarget: ConformanceTarget = {
   start: (receiver) => start("express", appModule(receiver)),
   // The mistake on Express: a JSON parser on the Express instance handed to Nest, ahead of the module's route.
   startWithBodyParsedFirst: (receiver) => start("express", appModule(receiver), express().use(express.json())),
+  paramRoute: {
+    start: (receiver) => start("express", appModule(receiver, undefined, PARAM_ROUTE)),
+    route: PARAM_ROUTE,
+  },
 };
 
 class ParsesEveryBody {
@@ -45,4 +49,8 @@ export const nestFastifyTarget: ConformanceTarget = {
   start: (receiver) => start("fastify", appModule(receiver)),
   // The mistake on Fastify: a Nest middleware bound to every route that reads the body (middie runs it first).
   startWithBodyParsedFirst: (receiver) => start("fastify", appModule(receiver, ParsesEveryBody)),
+  paramRoute: {
+    start: (receiver) => start("fastify", appModule(receiver, undefined, PARAM_ROUTE)),
+    route: PARAM_ROUTE,
+  },
 };

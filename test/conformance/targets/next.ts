@@ -10,7 +10,9 @@ type RouteHandler = (request: Request) => Promise<Response>;
 function routeApp(handler: RouteHandler): RunningApp {
   const call = async (wire: WireRequest, body: BodyInit | null, headers = wire.headers) => {
     const init = { method: wire.method, headers, body, duplex: "half" };
-    return fromResponse(await handler(new Request(`http://127.0.0.1${WEBHOOK_PATH}`, init as RequestInit)));
+    return fromResponse(
+      await handler(new Request(`http://127.0.0.1${wire.path ?? WEBHOOK_PATH}`, init as RequestInit)),
+    );
   };
   return {
     send: (wire) => call(wire, (wire.body ?? null) as BodyInit | null),
@@ -42,9 +44,16 @@ async function parseBodyLikeNext(req: IncomingMessage & { body?: unknown }): Pro
   }
 }
 
+/** What Next's router makes of a path under a `webhooks/[account]` route: the decoded segment, as params. */
+function accountSegment(url: string): { account: string } | undefined {
+  const segment = /^\/webhooks\/([^/]+)\/?$/.exec(new URL(url, "http://127.0.0.1").pathname)?.[1];
+  return segment === undefined ? undefined : { account: decodeURIComponent(segment) };
+}
+
 export const nextAppTarget: ConformanceTarget = {
   name: "next (App Router route handler, in-process Request)",
   start: async (receiver: AnyReceiver) => routeApp(createRouteHandler(receiver)),
+  fetchInProcess: (receiver: AnyReceiver) => createRouteHandler(receiver),
   async startWithBodyParsedFirst(receiver: AnyReceiver) {
     const handler = createRouteHandler(receiver);
     // A misplaced wrapper (or proxy logic) that reads the JSON before the webhook handler does.
@@ -52,6 +61,17 @@ export const nextAppTarget: ConformanceTarget = {
       await request.json().catch(() => undefined);
       return handler(request);
     });
+  },
+  paramRoute: {
+    // app/webhooks/[account]/route.ts: Next.js passes the segments as a promise of params (since Next.js 15).
+    async start(receiver: AnyReceiver) {
+      const handler = createRouteHandler(receiver);
+      return routeApp(async (request) => {
+        const params = accountSegment(request.url);
+        return params ? handler(request, { params: Promise.resolve(params) }) : new Response(null, { status: 404 });
+      });
+    },
+    route: undefined,
   },
 };
 
@@ -64,5 +84,19 @@ export const nextPagesTarget: ConformanceTarget = {
       await parseBodyLikeNext(req);
       await handler(req, res);
     });
+  },
+  paramRoute: {
+    // An API route with an [account] segment: Next.js merges it into req.query, beside the query string's fields.
+    start(receiver: AnyReceiver) {
+      const handler = createPagesHandler(receiver);
+      return pagesApp(async (req, res) => {
+        const params = accountSegment(req.url ?? "");
+        if (!params) return void res.writeHead(404).end();
+        const query = Object.fromEntries(new URL(req.url ?? "", "http://127.0.0.1").searchParams);
+        Object.assign(req, { query: { ...query, ...params } });
+        await handler(req, res);
+      });
+    },
+    route: undefined,
   },
 };

@@ -11,6 +11,7 @@ import koaAdapter = require("@tidings/koa");
 import nestAdapter = require("@tidings/nestjs");
 import lambdaAdapter = require("@tidings/lambda");
 import nextAdapter = require("@tidings/next");
+import otel = require("@tidings/opentelemetry");
 import redisAdapter = require("@tidings/redis");
 import express = require("express");
 import fastifyModule = require("fastify");
@@ -19,6 +20,7 @@ import nestCommon = require("@nestjs/common");
 import nestCore = require("@nestjs/core");
 import nestExpress = require("@nestjs/platform-express");
 import nestFastify = require("@nestjs/platform-fastify");
+import otelApi = require("@opentelemetry/api");
 
 const SECRET = "whsec_consumer";
 
@@ -171,6 +173,22 @@ async function main(): Promise<void> {
   const lambdaEvent = { requestContext: { http: { method: "POST" } }, headers: lambda.headers, body: lambda.body };
   const viaLambda = await lambdaAdapter.createLambdaHandler(receiver)(lambdaEvent);
   check(viaLambda.statusCode === 200, "lambda: createLambdaHandler answers 200 to an HTTP API event");
+
+  // @tidings/opentelemetry with the API alone (no SDK registered): its outcome listener runs and fails nothing.
+  const logged: unknown[] = [];
+  const instrumented = core.createReceiver({ secret: SECRET, logger: { error: (line) => logged.push(line) } });
+  const providers = {
+    tracerProvider: otelApi.trace.getTracerProvider(),
+    meterProvider: otelApi.metrics.getMeterProvider(),
+  };
+  otel.instrument(instrumented, providers);
+  const traced = await fetchAdapter.createFetchHandler(instrumented)(
+    new Request("http://127.0.0.1/webhooks", delivery(8)),
+  );
+  check(
+    traced.status === 200 && logged.length === 0,
+    "opentelemetry: instrument(receiver) with the API's no-op providers",
+  );
 
   check(
     handled.join() === "msg_1/sms,msg_2/sms,msg_3/sms,msg_4/sms,msg_5/sms,msg_6/sms,msg_7/sms",

@@ -22,6 +22,7 @@ import { webhookMiddleware as koaWebhookMiddleware } from "@tidings/koa";
 import { createLambdaHandler } from "@tidings/lambda";
 import { OnDelivery, TIDINGS_RECEIVER, TidingsModule } from "@tidings/nestjs";
 import { createPagesHandler, createRouteHandler } from "@tidings/next";
+import { instrument } from "@tidings/opentelemetry";
 import { RedisStore } from "@tidings/redis";
 import express from "express";
 import Fastify from "fastify";
@@ -32,6 +33,7 @@ import { Inject, Injectable, Module } from "@nestjs/common";
 import { NestFactory } from "@nestjs/core";
 import { ExpressAdapter } from "@nestjs/platform-express";
 import { FastifyAdapter } from "@nestjs/platform-fastify";
+import { metrics, trace } from "@opentelemetry/api";
 import type { MessageEvents, Receiver } from "@tidings/core";
 
 const SECRET = "whsec_consumer";
@@ -191,6 +193,16 @@ const lambda = delivery(7);
 const lambdaEvent = { requestContext: { http: { method: "POST" } }, headers: lambda.headers, body: lambda.body };
 const viaLambda = await createLambdaHandler(receiver)(lambdaEvent);
 check(viaLambda.statusCode === 200, "lambda: createLambdaHandler answers 200 to an HTTP API event");
+
+// @tidings/opentelemetry with the API alone (no SDK registered): its outcome listener runs and fails nothing.
+const logged: unknown[] = [];
+const instrumented = createReceiver({ secret: SECRET, logger: { error: (line) => logged.push(line) } });
+instrument(instrumented, { tracerProvider: trace.getTracerProvider(), meterProvider: metrics.getMeterProvider() });
+const traced = await createFetchHandler(instrumented)(new Request("http://127.0.0.1/webhooks", delivery(8)));
+check(
+  traced.status === 200 && logged.length === 0,
+  "opentelemetry: instrument(receiver) with the API's no-op providers",
+);
 
 check(
   handled.join() === "msg_1/sms,msg_2/sms,msg_3/sms,msg_4/sms,msg_5/sms,msg_6/sms,msg_7/sms",

@@ -31,7 +31,22 @@ export function payloadTooLarge(maxBodyBytes: number): WebhookVerificationError 
 /** The declared Content-Length, or undefined when absent or not a plain number (chunked bodies). */
 export function declaredLength(headers: HeaderSource): number | undefined {
   const value = headerValue(headers, "content-length");
-  return value !== undefined && /^\d{1,15}$/.test(value) ? Number(value) : undefined;
+  return value === undefined ? undefined : plainLength(value);
+}
+
+/**
+ * A string of 1 to 15 ASCII digits as a number, else undefined. A loop: a regular expression and `Number()` cost
+ * several hundred instructions per request more.
+ */
+export function plainLength(value: string): number | undefined {
+  if (value.length === 0 || value.length > 15) return undefined;
+  let length = 0;
+  for (let i = 0; i < value.length; i++) {
+    const digit = value.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return undefined;
+    length = length * 10 + digit;
+  }
+  return length;
 }
 
 /** Refuses, before reading, a body that declares more bytes than the limit. */

@@ -9,6 +9,7 @@ import {
   DEFAULT_BODY_TIMEOUT_MS,
   payloadTooLarge,
 } from "./limits";
+import { startSharedDeadline } from "./shared-deadline";
 import type { ReadBodyOptions } from "./web-request";
 
 /** The parts of Node's `IncomingMessage` we use; declared here so the core needs no Node types. */
@@ -58,13 +59,13 @@ function collect(request: NodeRequestLike, options: ReadBodyOptions, declared: n
     let total = 0;
     let settled = false;
     const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
-    const timer = setTimeout(() => finish(() => bodyTimedOut(bodyTimeoutMs)), bodyTimeoutMs);
+    const deadline = startSharedDeadline(bodyTimeoutMs, () => finish(() => bodyTimedOut(bodyTimeoutMs)));
     // The listeners stay on a stream that ended (removing 'data' costs Node a tick, and the stream is done), so
     // 'close' still arrives after 'end': errors are built only for a stream that did not end, never per request.
     const finish = (failure?: () => Error) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      deadline.clear();
       const received = chunks;
       chunks = [];
       if (failure) {

@@ -1,4 +1,4 @@
-import { readRequestBody } from "../body/web-request";
+import { readWebBody } from "../body/web-request";
 import { type TargetSource, targetOf } from "../endpoint/request-target";
 import type { EventMap } from "../receiver/events";
 import type { Receiver } from "../receiver/receiver";
@@ -16,7 +16,7 @@ export async function handleWebRequest<Events extends EventMap>(
   const result = await receiver.handle({
     method: request.method,
     headers: request.headers,
-    readBody: (limits) => readRequestBody(request, { ...limits, consumedFix }),
+    readBody: (limits) => readWebBody(request, limits, consumedFix),
     target,
   });
   return new Response(result.body, { status: result.status, headers: result.headers });

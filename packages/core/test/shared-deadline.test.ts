@@ -1,0 +1,67 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { type Deadline, startSharedDeadline } from "../src/body/shared-deadline";
+
+const TIMEOUTS = [5, 9] as const;
+
+type Step =
+  | { kind: "start"; timeout: (typeof TIMEOUTS)[number] }
+  | { kind: "clear"; pick: number }
+  | { kind: "wait"; ms: number };
+
+// Mostly starts and clears, so buckets fill up and deadlines move within them; a wait now and then turns the lanes.
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { arbitrary: fc.record({ kind: fc.constant("start" as const), timeout: fc.constantFrom(...TIMEOUTS) }), weight: 3 },
+  { arbitrary: fc.record({ kind: fc.constant("clear" as const), pick: fc.nat() }), weight: 3 },
+  { arbitrary: fc.record({ kind: fc.constant("wait" as const), ms: fc.integer({ min: 0, max: 12 }) }), weight: 1 },
+);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Settles when a deadline started now expires: started after the others in its lane, it expires after them. */
+function sentinel(timeout: number): Promise<void> {
+  return new Promise((resolve) => startSharedDeadline(timeout, resolve));
+}
+
+describe("shared body deadlines", () => {
+  it("expire exactly once unless cleared first, whatever deadlines around them start and clear", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 40 }), async (steps) => {
+        const deadlines: { deadline?: Deadline; expiries: number; clearedFirst: boolean }[] = [];
+        for (const next of steps) {
+          if (next.kind === "start") {
+            const entry: (typeof deadlines)[number] = { expiries: 0, clearedFirst: false };
+            entry.deadline = startSharedDeadline(next.timeout, () => {
+              entry.expiries++;
+            });
+            deadlines.push(entry);
+          } else if (next.kind === "clear" && deadlines.length > 0) {
+            // Any deadline: pending, already cleared or already expired.
+            const entry = deadlines[next.pick % deadlines.length] as (typeof deadlines)[number];
+            if (entry.expiries === 0) entry.clearedFirst = true;
+            entry.deadline?.clear();
+          } else if (next.kind === "wait") {
+            await sleep(next.ms);
+          }
+        }
+        await Promise.all(TIMEOUTS.map(sentinel));
+        for (const entry of deadlines) expect(entry.expiries).toBe(entry.clearedFirst ? 0 : 1);
+      }),
+      {
+        numRuns: 100,
+        // Clearing the first of two moves the second into its place; clearing that one must still find it.
+        examples: [
+          [
+            [
+              { kind: "start", timeout: 5 },
+              { kind: "start", timeout: 5 },
+              { kind: "clear", pick: 0 },
+              { kind: "clear", pick: 1 },
+            ],
+          ],
+        ],
+      },
+    );
+    // A hundred runs of real timers (each waits for its lanes' last deadline): seconds, not a timing assertion.
+  }, 60_000);
+});

@@ -1,0 +1,2 @@
+export { type Instrumentable, instrument } from "./instrument";
+export type { InstrumentOptions } from "./telemetry";
