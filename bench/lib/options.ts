@@ -115,8 +115,8 @@ function queueSettings(quick: boolean, rounds: number | undefined): QueueSetting
     : {
         ...common,
         workerProcesses: [1, 2, 4],
-        enqueue: { warmupRequests: 6_000, windows: 8, windowRequests: 500 },
-        worker: { warmupRequests: 5_000, windows: 8, windowRequests: 500 },
+        enqueue: { warmupRequests: 6_000, windows: 10, windowRequests: 500 },
+        worker: { warmupRequests: 6_000, windows: 12, windowRequests: 500 },
         rounds: rounds ?? 3,
         deliveries: 4_000,
         warmupDeliveries: 500,

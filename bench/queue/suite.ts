@@ -7,7 +7,7 @@ import { Child } from "../lib/children";
 import type { QueueSettings } from "../lib/options";
 import { rotate, type Summary, summarize } from "../lib/stats";
 import { type EndToEndRun, runEndToEnd } from "./end-to-end";
-import { ENGINES } from "./engines";
+import { type Backend, ENGINES } from "./engines";
 import { measureEnqueue } from "./enqueue";
 import { measureWorkers } from "./work";
 
@@ -61,7 +61,7 @@ function pair(base: readonly number[], ours: readonly number[]): InstructionPair
 const ratios = ({ ratio, medianRatio }: InstructionPair) =>
   `${ratio.toFixed(3)} (minima), ${medianRatio.toFixed(3)} (medians)`;
 
-/** Runs after run of every worker count, in a rotating order per round, then summarises per worker count. */
+/** One run per worker count in each round, in a rotating order; then each worker count's runs summarised. */
 async function endToEnd(run: (workers: number) => Promise<EndToEndRun>, settings: QueueSettings, log: Log) {
   const runs: EndToEndRun[] = [];
   for (let round = 0; round < settings.rounds; round++) {
@@ -86,10 +86,13 @@ async function endToEnd(run: (workers: number) => Promise<EndToEndRun>, settings
 export async function runQueueSuite(settings: QueueSettings, engineIds: readonly string[], log: Log) {
   const engines: EngineResult[] = [];
   for (const engine of ENGINES.filter((candidate) => engineIds.includes(candidate.id))) {
-    const result: EngineResult = { id: engine.id, label: engine.label() };
+    const result: EngineResult = { id: engine.id, label: engine.id };
     engines.push(result);
-    const backend = await engine.start();
+    let started: Backend | undefined;
     try {
+      result.label = engine.label();
+      const backend = await engine.start();
+      started = backend;
       const enqueue = await measureEnqueue(engine, backend, settings);
       result.enqueue = pair(enqueue.windows.get("ideal") ?? [], enqueue.windows.get("adapter") ?? []);
       log(`queue ${engine.id}: receiver instructions, adapter + enqueueTo ÷ ideal ${ratios(result.enqueue)}`);
@@ -108,7 +111,7 @@ export async function runQueueSuite(settings: QueueSettings, engineIds: readonly
       result.error = error instanceof Error ? (error.stack ?? error.message) : String(error);
       log(`queue ${engine.id} FAILED: ${result.error}`);
     } finally {
-      await backend.remove();
+      await started?.remove();
     }
   }
   return { settings, engines };
