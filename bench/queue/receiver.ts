@@ -1,9 +1,11 @@
 /**
  * The receiving side of the queue benchmark, on node:http: argv engine, adapter queue, ideal queue.
  *   /webhooks  core's Node request handler + a Receiver (MemoryStore dedup) + enqueueTo(queue)
- *   /ideal     by hand: read the body, verify inline, parse, add the event as a job with the same id and options
+ *   /ideal     by hand: read the body, verify inline, parse, add a job with the same data, id and options (the event,
+ *              its type, key and timestamp, the body's SHA-256)
  * Both answer the Receiver's 200 `{"received":true}` once the engine has stored the job.
  */
+import { createHash } from "node:crypto";
 import { createReceiver } from "@tidings/core";
 import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
 import { listen } from "../http/apps/listen";
@@ -12,6 +14,8 @@ import { ANSWER_BODY, ANSWER_HEADERS, ROUTES, readRequestBody } from "../http/ro
 import { serveCommands } from "../lib/children";
 import { SECRET, SIGNATURE_HEADER } from "../lib/deliveries";
 import { type EngineId, openEngine, type ParsedEvent } from "./engines/engine";
+
+const TIMESTAMP = /(?:^|,)\s*t=(\d+)/;
 
 const [engineId, adapterQueue = "", idealQueue = ""] = process.argv.slice(2);
 const engine = await openEngine(engineId as EngineId);
@@ -23,9 +27,18 @@ const app = await listen(async (req, res) => {
     return writeNodeResponse(res, await handleNodeRequest(receiver, req, { consumedFix: "n/a" }));
   }
   if (req.url !== ROUTES.ideal) return void res.writeHead(404).end();
-  const event = verifyInline(await readRequestBody(req), req.headers[SIGNATURE_HEADER] as string | undefined);
+  const body = await readRequestBody(req);
+  const header = req.headers[SIGNATURE_HEADER] as string | undefined;
+  const event = verifyInline(body, header) as ParsedEvent | undefined;
   if (event === undefined) return void res.writeHead(400).end();
-  await sendIdeal(event as ParsedEvent);
+  await sendIdeal({
+    event,
+    type: event.type,
+    deliveryKey: `event:${event.id}`,
+    timestamp: Number(TIMESTAMP.exec(header as string)?.[1]),
+    secretIndex: 0,
+    verifiedBodySha256: createHash("sha256").update(body).digest("hex"),
+  });
   res.writeHead(200, ANSWER_HEADERS).end(ANSWER_BODY);
 });
 

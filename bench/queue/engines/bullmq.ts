@@ -1,6 +1,6 @@
 import { createWorker, enqueueTo, jobIdFor } from "@tidings/bullmq";
 import { type Job, Queue, Worker } from "bullmq";
-import { deliveryKeyOf, type EngineClient } from "./engine";
+import type { EngineClient } from "./engine";
 
 /** What `enqueueTo` sets by default, written out as a hand-written route would. */
 const JOB_OPTIONS = {
@@ -24,7 +24,7 @@ export function openBullmq(): EngineClient {
     enqueueTo: (name) => enqueueTo(queue(name)),
     async idealSender(name) {
       const target = queue(name);
-      return (event) => target.add(event.type, event, { ...JOB_OPTIONS, jobId: jobIdFor(deliveryKeyOf(event)) });
+      return (job) => target.add(job.type, job, { ...JOB_OPTIONS, jobId: jobIdFor(job.deliveryKey) });
     },
     async startWorker(kind, name, concurrency, handler) {
       if (kind === "ours") {

@@ -3,10 +3,20 @@ import type { DeliveryContext } from "@tidings/core";
 export type EngineId = "bullmq" | "pg-boss";
 export type WorkerKind = "bare" | "ours";
 
-/** What the ideal route hands to the engine: the parsed event. */
+/** The parsed event, as the ideal route reads it. */
 export interface ParsedEvent {
   id: string;
   type: string;
+}
+
+/** What the ideal route hands to the engine: the data `enqueueTo` puts in a job, written out by hand. */
+export interface IdealJob {
+  event: ParsedEvent;
+  type: string;
+  deliveryKey: string;
+  timestamp: number;
+  secretIndex: number;
+  verifiedBodySha256: string;
 }
 
 export type JobHandler = (event: unknown) => void | Promise<void>;
@@ -19,8 +29,8 @@ export type JobHandler = (event: unknown) => void | Promise<void>;
 export interface EngineClient {
   /** Our hand-off: `enqueueTo` with its defaults, a Receiver handler. */
   enqueueTo(queue: string): (event: object, context: DeliveryContext) => Promise<void>;
-  /** The hand-written hand-off: the event as the job's data. */
-  idealSender(queue: string): Promise<(event: ParsedEvent) => Promise<unknown>>;
+  /** The hand-written hand-off: the same job data, id and options as `enqueueTo`'s. */
+  idealSender(queue: string): Promise<(job: IdealJob) => Promise<unknown>>;
   /** `handler` on each job's event: through our `createWorker` ("ours"), or the engine's own worker ("bare"). */
   startWorker(kind: WorkerKind, queue: string, concurrency: number, handler: JobHandler): Promise<void>;
   /** Jobs in the queue, in any state. */
@@ -31,6 +41,3 @@ export interface EngineClient {
 export async function openEngine(id: EngineId): Promise<EngineClient> {
   return id === "bullmq" ? (await import("./bullmq")).openBullmq() : (await import("./pg-boss")).openPgBoss();
 }
-
-/** The delivery key, hence the job id, that the Receiver derives from an event with an id. */
-export const deliveryKeyOf = (event: ParsedEvent) => `event:${event.id}`;

@@ -1,6 +1,6 @@
 import { createWorker, enqueueTo, jobIdFor } from "@tidings/pg-boss";
 import { type Job, PgBoss } from "pg-boss";
-import { deliveryKeyOf, type EngineClient } from "./engine";
+import type { EngineClient } from "./engine";
 
 /** What `enqueueTo` sets by default, written out as a hand-written route would. */
 const SEND_OPTIONS = { retryLimit: 4, retryDelay: 1, retryBackoff: true };
@@ -16,7 +16,7 @@ export async function openPgBoss(): Promise<EngineClient> {
     enqueueTo: (name) => enqueueTo(boss, name),
     async idealSender(name) {
       await boss.createQueue(name);
-      return (event) => boss.send(name, event, { ...SEND_OPTIONS, id: jobIdFor(deliveryKeyOf(event)) });
+      return (job) => boss.send(name, job, { ...SEND_OPTIONS, id: jobIdFor(job.deliveryKey) });
     },
     async startWorker(kind, name, concurrency, handler) {
       if (kind === "ours") {

@@ -49,6 +49,6 @@ export function enqueueTo(queue: EnqueueTarget, options: EnqueueOptions = {}) {
   return async (event: object, context: DeliveryContext): Promise<void> => {
     const data = toQueuedDelivery(event, context, keepVerifiedBody);
     const adding = queue.add(context.type, data, { ...jobOptions, jobId: jobIdFor(context.deliveryKey) });
-    await within(adding, timeoutMs, `Adding the job for ${context.deliveryKey} to BullMQ queue ${queue.name}`);
+    await within(adding, timeoutMs, () => `Adding the job for ${context.deliveryKey} to BullMQ queue ${queue.name}`);
   };
 }

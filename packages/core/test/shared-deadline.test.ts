@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Deadline, startSharedDeadline } from "../src/body/shared-deadline";
+import { type Deadline, startSharedDeadline } from "../src/shared-deadline";
 
 const TIMEOUTS = [5, 9] as const;
 

@@ -61,6 +61,6 @@ export function enqueueTo(boss: EnqueueTarget, queue: string, options: EnqueueOp
   return async (event: object, context: DeliveryContext): Promise<void> => {
     const data = toQueuedDelivery(event, context, keepVerifiedBody);
     const sending = send(data, jobIdFor(context.deliveryKey));
-    await within(sending, timeoutMs, `Sending the job for ${context.deliveryKey} to pg-boss queue ${queue}`);
+    await within(sending, timeoutMs, () => `Sending the job for ${context.deliveryKey} to pg-boss queue ${queue}`);
   };
 }

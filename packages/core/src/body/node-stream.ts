@@ -1,4 +1,5 @@
 import { WebhookVerificationError } from "../errors";
+import { startSharedDeadline } from "../shared-deadline";
 import { bodyAlreadyConsumed } from "./consumed";
 import { contentCodings, decodeBody } from "./content-encoding";
 import {
@@ -9,7 +10,6 @@ import {
   DEFAULT_BODY_TIMEOUT_MS,
   payloadTooLarge,
 } from "./limits";
-import { startSharedDeadline } from "./shared-deadline";
 import type { ReadBodyOptions } from "./web-request";
 
 /** The parts of Node's `IncomingMessage` we use; declared here so the core needs no Node types. */

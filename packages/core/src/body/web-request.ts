@@ -1,4 +1,5 @@
 import { WebhookVerificationError } from "../errors";
+import { startSharedDeadline } from "../shared-deadline";
 import { bodyAlreadyConsumed } from "./consumed";
 import { contentCodings, decodeBody } from "./content-encoding";
 import {
@@ -11,7 +12,6 @@ import {
   payloadTooLarge,
 } from "./limits";
 import { isNodeFramedRequest } from "./node-framed-request";
-import { startSharedDeadline } from "./shared-deadline";
 import { readStreamWithin } from "./web-stream";
 
 export interface ReadBodyOptions extends BodyLimits {

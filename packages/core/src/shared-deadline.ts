@@ -1,8 +1,8 @@
 /**
- * Body deadlines on one timer per duration, for bodies read off Node's servers. A `setTimeout` and `clearTimeout` per
- * request cost Node more than the timer: it keeps one timer list per duration and drops it whenever it empties, so
- * at a few requests in flight most reads rebuild the list and its place in the timer queue. (Web streams, read
- * wherever a Request comes from, keep a timer of their own.)
+ * Deadlines on one timer per duration: for bodies read off Node's servers, and for handing a job to a queue engine.
+ * A `setTimeout` and `clearTimeout` per request cost Node more than the timer: it keeps one timer list per duration
+ * and drops it whenever it empties, so at a few requests in flight most reads rebuild the list and its place in the
+ * timer queue. (Web streams, read wherever a Request comes from, keep a timer of their own.)
  *
  * Each duration gets a lane whose timer ticks every `timeoutMs / SLICES` (rounded up to a whole ms) while deadlines
  * are pending. A deadline joins the lane's current bucket, and the bucket expires SLICES + 1 ticks after it opened:

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { within } from "../src/queue/within";
+
+describe("within", () => {
+  it("resolves with the operation's value, without describing it", async () => {
+    let described = 0;
+    const describe = () => {
+      described++;
+      return "the call";
+    };
+    await expect(within(Promise.resolve(7), 1000, describe)).resolves.toBe(7);
+    expect(described).toBe(0);
+  });
+
+  it("passes on the operation's own rejection", async () => {
+    const failure = new Error("connection refused");
+    await expect(within(Promise.reject(failure), 1000, () => "the call")).rejects.toBe(failure);
+  });
+
+  it("rejects, naming the call, once the time is out and the operation has not settled", async () => {
+    const never = new Promise<never>(() => {});
+    await expect(within(never, 40, () => "Adding the job")).rejects.toThrow(
+      "Adding the job did not complete within 40 ms",
+    );
+  });
+
+  it("keeps the operation's outcome when it settles before the deadline, even with the deadline still pending", async () => {
+    const late = new Promise<string>((resolve) => setTimeout(() => resolve("stored"), 10));
+    await expect(within(late, 200, () => "the call")).resolves.toBe("stored");
+  });
+});
