@@ -4,7 +4,10 @@ import type { PgBoss, SendOptions } from "pg-boss";
 import { jobIdFor } from "./job-id";
 
 export interface EnqueueOptions {
-  /** An enqueue slower than this fails, so the Receiver answers 5xx and the sender retries. Default 5000 ms. */
+  /**
+   * An enqueue slower than this (checked to within an eighth of it) fails, so the Receiver answers 5xx and the sender
+   * retries. Default 5000 ms.
+   */
   timeoutMs?: number;
   /** Runs of a job before it stays failed. Default 5. */
   attempts?: number;
