@@ -2,7 +2,7 @@
  * One framework's server, run as its own process pinned to its own core: every route in routes.ts, plus IPC
  * commands for the runner to read CPU time, handled counts and memory.
  */
-import { createReceiver, type Receiver, type SecretResolver } from "@tidings/core";
+import { createReceiver, MemoryStore, type Receiver, type SecretResolver } from "@tidings/core";
 import { serveCommands } from "../lib/children";
 import { EVENT_TYPE, SECRET } from "../lib/deliveries";
 import { HoldGate, PeakProbe } from "../memory/probe";
@@ -34,12 +34,19 @@ const RESOLVERS: Partial<Record<AdapterRoute, SecretResolver>> = {
   resolverAsync: asyncResolver,
 };
 
-/** The Receiver as an app makes it: the default store, a MemoryStore. */
+/**
+ * A full HTTP run sends one route over 200,000 distinct deliveries within the store's 5-minute retention, and the
+ * default 100,000 keys would then answer 503: sized as an app taking that many deliveries would size it.
+ */
+const STORE_ENTRIES = 500_000;
+
+/** The Receiver as an app makes it, with a MemoryStore for dedup. */
 function receiverFor(route: AdapterRoute) {
-  const receiver = createReceiver({ secret: RESOLVERS[route] ?? SECRET, maxBodyBytes: MAX_BODY_BYTES }).on(
-    EVENT_TYPE,
-    (event, context) => hooks.arrive(route, { event, context }),
-  );
+  const receiver = createReceiver({
+    secret: RESOLVERS[route] ?? SECRET,
+    maxBodyBytes: MAX_BODY_BYTES,
+    store: new MemoryStore({ maxEntries: STORE_ENTRIES }),
+  }).on(EVENT_TYPE, (event, context) => hooks.arrive(route, { event, context }));
   instrumentRoute(route, receiver);
   return receiver;
 }
