@@ -1,8 +1,10 @@
 /**
  * Folds the report of a run of some suites (`--only=queue`) into an existing report, so re-measuring one suite keeps
  * every other suite's figures: the run's suite sections replace the sections of the same number (or heading), or are
- * added at the end; its rows of the Targets tables replace the rows of the same target and the others stay; the
- * machine table gets one row saying when and how that run was made. Everything else is the existing report's.
+ * added at the end; its rows of the Targets tables replace the rows of the same target and the others stay, cell by
+ * cell where a row joins two suites' figures (a cell the run left empty, "not run" or "n/a" keeps the existing one);
+ * its errors replace the errors of the suites it ran; the machine table gets one row saying when and how that run
+ * was made. Everything else is the existing report's.
  */
 
 interface Section {
@@ -25,7 +27,16 @@ function sections(markdown: string): Section[] {
 }
 
 const isRow = (line: string) => line.startsWith("|");
-const firstCell = (row: string) => row.split("|")[1]?.trim() ?? "";
+const cells = (row: string) => row.split("|").slice(1, -1);
+const firstCell = (row: string) => cells(row)[0]?.trim() ?? "";
+const UNFILLED = new Set(["", "not run", "n/a"]);
+
+/** `row`'s cells, except where it left one unfilled and `existing` has it. */
+function fillFrom(existing: string, row: string): string {
+  const old = cells(existing);
+  const merged = cells(row).map((cell, index) => (UNFILLED.has(cell.trim()) ? (old[index] ?? cell) : cell));
+  return `|${merged.join("|")}|`;
+}
 
 /** The tables of a section: the index of each header line, and the rows below its separator line. */
 function tables(lines: readonly string[]): { header: number; end: number }[] {
@@ -47,7 +58,7 @@ function mergeRows(lines: string[], header: string, rows: readonly string[]): bo
   for (const row of rows) {
     const at = body.findIndex((existing) => firstCell(existing) === firstCell(row));
     if (at === -1) body.push(row);
-    else body[at] = row;
+    else body[at] = fillFrom(body[at] as string, row);
   }
   lines.splice(table.header + 2, table.end - table.header - 2, ...body);
   return true;
@@ -66,19 +77,47 @@ function mergeTargets(into: Section, from: Section): void {
   }
 }
 
+const ERRORS = "## Errors";
+/** An error line names its suite first: `- http express: …`. */
+const errorLines = (section: Section | undefined) => section?.lines.filter((line) => line.startsWith("- ")) ?? [];
+
+/** The existing errors of the suites not run again, then the run's; no section when none are left. */
+function mergeErrors(merged: Section[], partial: Section | undefined, suites: readonly string[]): void {
+  const at = merged.findIndex((section) => section.key === ERRORS);
+  const kept = errorLines(merged[at]).filter((line) => !suites.includes(line.slice(2).split(" ")[0] as string));
+  const lines = [...kept, ...errorLines(partial)];
+  const section = { key: ERRORS, lines: [ERRORS, "", ...lines, ""] };
+  if (at !== -1) merged.splice(at, 1, ...(lines.length > 0 ? [section] : []));
+  else if (lines.length > 0) {
+    const targets = merged.findIndex((candidate) => candidate.key === "## Targets");
+    merged.splice(targets === -1 ? merged.length : targets, 0, section);
+  }
+}
+
 /**
- * `partial`: the run's own rendering. `suiteKeys`: the section keys of the suites it ran (e.g. "## 5.").
+ * `partial`: the run's own rendering. `suites`: the suites it ran, by name and by section key (e.g. "queue", "## 5.").
  * `machineRow`: `| what | when and how |`, added to (or replacing its namesake in) the machine table.
  */
-export function mergeReport(existing: string, partial: string, suiteKeys: readonly string[], machineRow: string) {
+export function mergeReport(
+  existing: string,
+  partial: string,
+  suites: { names: readonly string[]; keys: readonly string[] },
+  machineRow: string,
+) {
   const merged = sections(existing);
   const find = (key: string) => merged.find((section) => section.key === key);
-  for (const section of sections(partial)) {
+  const partialSections = sections(partial);
+  mergeErrors(
+    merged,
+    partialSections.find((section) => section.key === ERRORS),
+    suites.names,
+  );
+  for (const section of partialSections) {
     if (section.key === "## Targets") {
       const targets = find(section.key);
       if (targets) mergeTargets(targets, section);
       else merged.push(section);
-    } else if (suiteKeys.includes(section.key)) {
+    } else if (suites.keys.includes(section.key)) {
       const at = merged.findIndex((candidate) => candidate.key === section.key);
       if (at === -1) merged.push(section);
       else merged[at] = section;

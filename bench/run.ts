@@ -45,7 +45,7 @@ async function timed<T>(name: string, run: () => Promise<T>): Promise<T | undefi
   } catch (error) {
     const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
     log(`${name} FAILED: ${message}`);
-    report.errors.push(`${name}: ${message}`);
+    report.errors.push(`${name} suite: ${message}`);
     return undefined;
   } finally {
     report.seconds[name] = (performance.now() - started) / 1000;
@@ -74,10 +74,14 @@ if (built) {
     report.queue = await timed("queue", () => runQueueSuite(options.queue, options.engines, log));
 }
 delete report.seconds.packages;
-const suites = [report.http, report.memory, report.instructions];
-const suiteFrameworks = suites.flatMap((suite): { id: string; error?: string }[] => suite?.frameworks ?? []);
-for (const { id, error } of [...suiteFrameworks, ...(report.queue?.engines ?? [])]) {
-  if (error) report.errors.push(`${id}: ${error}`);
+const failures = {
+  http: report.http?.frameworks,
+  memory: report.memory?.frameworks,
+  instructions: report.instructions?.frameworks,
+  queue: report.queue?.engines,
+};
+for (const [suite, runs] of Object.entries(failures)) {
+  for (const { id, error } of runs ?? []) if (error) report.errors.push(`${suite} ${id}: ${error}`);
 }
 report.seconds.total = (performance.now() - started) / 1000;
 report.loadAtEnd = currentLoad();
@@ -86,8 +90,9 @@ const markdown = renderReport(report);
 if (options.out) {
   // A run of some suites into an existing report replaces only their sections and target rows.
   const partial = options.suites.size < SUITES.length && existsSync(options.out);
-  const keys = [...options.suites].map((suite) => SECTION_KEYS[suite]);
-  const merged = partial && mergeReport(readFileSync(options.out, "utf8"), markdown, keys, separateRunRow(report));
+  const names = [...options.suites];
+  const suites = { names, keys: names.map((suite) => SECTION_KEYS[suite]) };
+  const merged = partial && mergeReport(readFileSync(options.out, "utf8"), markdown, suites, separateRunRow(report));
   writeFileSync(options.out, merged || markdown);
   log(`wrote ${relative(process.cwd(), options.out)}`);
 } else {
