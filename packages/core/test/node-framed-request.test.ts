@@ -1,24 +1,16 @@
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { describe, expect, it } from "vitest";
 import { readRequestBody } from "../src/adapter";
 import { isNodeFramedRequest } from "../src/body/node-framed-request";
-import { post } from "./node-server";
+import { post, whileListening } from "./node-server";
 
 const FIX = "Read nothing before the webhook.";
 
 /** A real @hono/node-server listener on loopback; `handle` gets each Request it builds. */
 async function withHonoServer(handle: (request: Request) => Promise<Response>, run: (port: number) => Promise<void>) {
   // overrideGlobalObjects: false keeps this file's other Requests native.
-  const server = createServer(getRequestListener(handle, { overrideGlobalObjects: false }));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  try {
-    await run((server.address() as AddressInfo).port);
-  } finally {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+  await whileListening(createServer(getRequestListener(handle, { overrideGlobalObjects: false })), run);
 }
 
 describe("isNodeFramedRequest", () => {

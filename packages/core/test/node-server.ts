@@ -13,6 +13,11 @@ export async function withServer(
         res.writeHead(error.status ?? 599).end(JSON.stringify({ code: error.code })),
     );
   });
+  await whileListening(server, run);
+}
+
+/** Listens on a loopback port the OS picks, runs `run` with it, then closes every connection and the server. */
+export async function whileListening(server: Server, run: (port: number) => Promise<void>): Promise<void> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   try {
     await run((server.address() as AddressInfo).port);
