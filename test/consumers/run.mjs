@@ -19,6 +19,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureNodeBinaries, NODE_ALIASES, nodeBinary } from "../runtimes/lib/node-binaries.mjs";
 import { importedPackages, readmeBlocks } from "./readme-blocks.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -28,6 +29,9 @@ const COMPILERS = [
   { name: "TypeScript 5.9", tsc: join(ROOT, "node_modules", "typescript", "bin", "tsc") },
   { name: "TypeScript 7", tsc: "node_modules/typescript/bin/tsc", version: "^7.0.2" },
 ];
+
+/** The Node versions that run each compiled fixture: the machine's, and those of the runtime matrix. */
+const NODES = [["node", process.execPath], ...NODE_ALIASES.map((alias) => [alias, nodeBinary(alias)])];
 
 /** Every published package: the libraries, and @tidings/cli for the `startEmulator` its README shows. */
 const PACKAGES = [
@@ -161,9 +165,11 @@ function testFixture(project, fixture, blocks) {
     times[name] = run(process.execPath, args, project, `${name}: tsc -p ${fixture.name}`).seconds;
   }
   if (fixture.output) {
-    const execution = run(process.execPath, [join(dir, fixture.output)], dir, `node ${fixture.name}/${fixture.output}`);
-    process.stdout.write(execution.stdout);
-    times.node = execution.seconds;
+    for (const [name, binary] of NODES) {
+      const execution = run(binary, [join(dir, fixture.output)], dir, `${name} ${fixture.name}/${fixture.output}`);
+      process.stdout.write(execution.stdout);
+      times[name] = execution.seconds;
+    }
   }
   return times;
 }
@@ -175,6 +181,7 @@ function main() {
     ?.split(",");
   const fixtures = only ? FIXTURES.filter((fixture) => only.includes(fixture.name)) : FIXTURES;
   if (fixtures.length === 0) throw new Error(`no fixture matches --only=${only}`);
+  ensureNodeBinaries();
   const project = mkdtempSync(join(tmpdir(), "tidings-consumers-"));
   const keep = process.argv.includes("--keep");
   let failed = 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The runtime matrix (`npm run test:runtimes`): the built packages in Bun, Deno and workerd over real loopback
-// HTTP, and the core and adapter suites on Node 22 and 24. See README.md beside this file.
-// Usage: node test/runtimes/run.mjs [--only=node,bun,deno,workerd,node22,node24]
+// HTTP, and the core and adapter suites on Node 22, 24 and 26. See README.md beside this file.
+// Usage: node test/runtimes/run.mjs [--only=node,bun,deno,workerd,node22,node24,node26]
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +15,7 @@ const HERE = fileURLToPath(new URL(".", import.meta.url));
 const BIN = join(ROOT, "node_modules", ".bin");
 
 /**
- * The suites run again on Node 22 and 24, as path filters (project names change, paths less): core, the
+ * The suites run again on Node 22, 24 and 26, as path filters (project names change, paths less): core, the
  * Web-standard and node:http adapters, and the five-adapter conformance suite over HTTP. All of them, and
  * everything else, already run on the machine's Node in `npm test`; Redis semantics, Next.js builds and the
  * e2e examples do not depend on the Node version enough to pay for them twice more.
@@ -36,6 +36,7 @@ const TARGETS = {
   workerd: testWorkerd,
   node22: () => testNode("node22"),
   node24: () => testNode("node24"),
+  node26: () => testNode("node26"),
 };
 
 function packageVersion(name) {

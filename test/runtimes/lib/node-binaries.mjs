@@ -1,4 +1,4 @@
-// The Node 22 and 24 binaries of node-versions/ (see ../README.md): where they are, and installing them on first use.
+// The Node 22, 24 and 26 binaries of node-versions/ (see ../README.md): where they are, and installing them on first use.
 // Shared by run.mjs and by suites that must run on Node ≥ 22 (pg-boss), which can run at the same time under turbo.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmdirSync } from "node:fs";
@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const NODE_VERSIONS = fileURLToPath(new URL("../node-versions/", import.meta.url));
+export const NODE_ALIASES = ["node22", "node24", "node26"];
 
 function cleanNpmEnv() {
   const keep = new Set(["npm_config_registry", "npm_config_cache", "npm_config_userconfig", "npm_config_globalconfig"]);
@@ -47,7 +48,7 @@ function withInstallLock(install) {
 /** Installs node-versions/ (its own lock file) unless the binaries it pins are there already. */
 export function ensureNodeBinaries() {
   const lock = JSON.parse(readFileSync(join(NODE_VERSIONS, "package-lock.json"), "utf8"));
-  const wanted = ["node22", "node24"].map((alias) => [alias, `v${lock.packages[`node_modules/${alias}`].version}`]);
+  const wanted = NODE_ALIASES.map((alias) => [alias, `v${lock.packages[`node_modules/${alias}`].version}`]);
   if (installed(wanted)) return;
   withInstallLock(() => {
     if (installed(wanted)) return;
