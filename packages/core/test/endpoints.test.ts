@@ -143,6 +143,7 @@ describe("secrets with a deadline (notAfter)", () => {
     const receiver = createReceiver({
       secret: [{ value: "whsec_old", notAfter: new Date(T) }, "whsec_new"],
       now: () => clock.ms,
+      logger: { error() {}, warn() {} },
     });
     const send = (secret: string, id: string) => {
       const timestamp = Math.floor(clock.ms / 1000);
@@ -168,7 +169,7 @@ describe("secrets with a deadline (notAfter)", () => {
     expect(bodyOf(await send("whsec_old", "evt_3")).error?.code).toBe("signature_mismatch");
     expect((await send("whsec_new", "evt_4")).status).toBe(200);
     expect(indexes).toEqual([0, 1, 1]);
-    expect(mismatches).toEqual([{ secretsConfigured: 2, secretsExpired: 1 }]);
+    expect(mismatches).toEqual([{ secretsConfigured: 2, secretsExpired: 1, retiredSecretIndex: 0 }]);
   });
 
   it("takes notAfter as Unix ms too, and refuses a deadline that is not a time at setup", () => {
@@ -188,7 +189,12 @@ describe("secrets with a deadline (notAfter)", () => {
         fc.constantFrom("whsec_1", "whsec_2", "whsec_3", "whsec_9"),
         fc.integer({ min: T - 10_000, max: T + 10_000 }),
         async (secrets, signer, nowMs) => {
-          const receiver = createReceiver({ secret: secrets, now: () => nowMs, toleranceSeconds: 60 });
+          const receiver = createReceiver({
+            secret: secrets,
+            now: () => nowMs,
+            toleranceSeconds: 60,
+            logger: { error() {}, warn() {} },
+          });
           const indexes: number[] = [];
           receiver.onAny((_event, context) => {
             indexes.push(context.secretIndex);

@@ -32,6 +32,12 @@ export interface DeliveryOutcome {
   durationMs: number;
   /** The handlers that settled before the answer, in the order they ran. */
   handlers: readonly HandlerRun[];
+  /**
+   * Set on a `signature_mismatch` whose signature a secret past its `notAfter` made, inside the time window: that
+   * secret's place in the configured list (as `delivery.secretIndex` counts). The sender still signs with a retired
+   * secret, or someone else holds it. It was answered exactly as a wrong signature is. Undefined otherwise.
+   */
+  retiredSecretIndex?: number | undefined;
 }
 
 /** Hears each delivery's outcome. May return a promise: a rejection is logged, never left unhandled. */

@@ -18,6 +18,7 @@ import { errorFacts } from "./logger";
 import { type ReceiverOptions, type ResolvedReceiverOptions, resolveReceiverOptions } from "./options";
 import { type DeliveryOutcome, type HandlerRun, type OutcomeListener, preciseNow } from "./outcome";
 import { isPromiseLike } from "./promise-like";
+import { retiredSecretIndex } from "./retired-secret";
 import { validateEvent } from "./validation";
 
 /** A delivery whose body an adapter has already read. */
@@ -55,6 +56,7 @@ const HANDLER_FAILED = "A handler failed; not marked done, so a retry runs it ag
 const RETRY_LATER = { headers: { "retry-after": "5" } };
 const STORE_FULL = "Too many deliveries in flight or recently handled to remember another; retry later.";
 const NO_SECRETS: readonly string[] = [];
+const MAX_WARNED_ENDPOINTS = 1000;
 
 /** What one traced delivery learns on its way, for its outcome (only while something listens for outcomes). */
 interface Trace {
@@ -63,7 +65,16 @@ interface Trace {
   endpoint: string | undefined;
   delivery: DeliveryInfo | undefined;
   handlers: HandlerRun[];
+  retiredSecretIndex: number | undefined;
 }
+
+/** `onError` details of a `signature_mismatch`: what the sender is never told. */
+type MismatchDetails = {
+  secretsConfigured: number;
+  secretsExpired: number;
+  /** Set when a secret past its `notAfter` signed the delivery, inside the time window: its configured place. */
+  retiredSecretIndex?: number;
+};
 
 export class Receiver<Events extends EventMap = MessageEvents> {
   readonly #options: ResolvedReceiverOptions;
@@ -72,6 +83,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
   readonly #outcomeListeners: OutcomeListener[] = [];
   #loggedMisconfiguration = false;
   #loggedUnknownEndpoint = false;
+  readonly #warnedRetiredSecret = new Set<string | undefined>();
 
   constructor(options: ReceiverOptions<Events>) {
     this.#options = resolveReceiverOptions(options);
@@ -131,6 +143,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       endpoint: undefined,
       delivery: undefined,
       handlers: [],
+      retiredSecretIndex: undefined,
     };
     const result = await this.#process(request, trace);
     const durationMs = preciseNow() - trace.startedAt;
@@ -145,6 +158,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       durationMs,
       // A copy: handlers still running past handlerTimeoutMs settle after the answer.
       handlers: trace.handlers.slice(),
+      retiredSecretIndex: trace.retiredSecretIndex,
     };
     notifyListeners(this.#outcomeListeners, [outcome], this.#options.logger);
     return result;
@@ -237,10 +251,19 @@ export class Receiver<Events extends EventMap = MessageEvents> {
         headers,
       };
     } catch (error) {
-      const details =
-        (error as { code?: unknown } | null)?.code === "signature_mismatch"
-          ? { secretsConfigured: secrets.values.length, secretsExpired: secrets.values.length - signed.secrets.length }
-          : undefined;
+      if ((error as { code?: unknown } | null)?.code !== "signature_mismatch") return this.#failure(error, { event });
+      const details: MismatchDetails = {
+        secretsConfigured: secrets.values.length,
+        secretsExpired: secrets.values.length - signed.secrets.length,
+      };
+      if (active && details.secretsExpired > 0) {
+        const retired = await retiredSecretIndex(signed, secrets.values, active, options.verifyOptions);
+        if (retired !== undefined) {
+          details.retiredSecretIndex = retired;
+          if (trace) trace.retiredSecretIndex = retired;
+          this.#warnRetiredSecret(retired, endpoint);
+        }
+      }
       return this.#failure(error, { event }, undefined, details);
     }
     if (trace) trace.delivery = context;
@@ -373,6 +396,24 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     }
     this.#report(new Error(message), { code: "unknown_endpoint", status: 404 }, false);
     return errorResult("unknown_endpoint", "No endpoint is configured here.");
+  }
+
+  /** Once per endpoint: each refused delivery reaches `onError` and the outcome, and a sender retries many times. */
+  #warnRetiredSecret(secretIndex: number, endpoint: string | undefined): void {
+    const warned = this.#warnedRetiredSecret;
+    if (warned.has(endpoint)) return;
+    // Labels come from the resolver, which may echo the path: a holder of a leaked old secret must not grow this.
+    if (warned.size >= MAX_WARNED_ENDPOINTS) warned.clear();
+    warned.add(endpoint);
+    const where = endpoint === undefined ? "" : ` to endpoint ${JSON.stringify(endpoint)}`;
+    this.#options.logger.warn({
+      message:
+        `[tidings] A delivery${where} was signed with secret ${secretIndex}, past its notAfter, and answered ` +
+        "signature_mismatch: the sender still signs with the retired secret (or someone else holds it).",
+      code: "retired_secret",
+      secretIndex,
+      ...(endpoint !== undefined && { endpoint }),
+    });
   }
 
   #failure(

@@ -1,0 +1,26 @@
+import { type ActiveSecrets, retiredSecrets } from "../endpoint/secret-set";
+import type { VerifyOptions } from "../tolerance";
+import type { SignedDelivery } from "../verification";
+import { matchSignature } from "../verify-async";
+
+/**
+ * Asked only once no active secret matched: which secret past its `notAfter` signed this delivery inside the time
+ * window, as its place in the configured list, or undefined. A sender still on the retired secret then shows in the
+ * app's logs and outcomes, while the sender itself is answered `signature_mismatch` exactly as a forger is.
+ */
+export async function retiredSecretIndex(
+  delivery: SignedDelivery,
+  values: readonly string[],
+  active: ActiveSecrets,
+  verifyOptions: VerifyOptions,
+): Promise<number | undefined> {
+  const retired = retiredSecrets(values, active);
+  if (retired.values.length === 0) return undefined;
+  try {
+    const matched = await matchSignature({ ...delivery, secrets: retired.values }, verifyOptions);
+    return retired.indexes[matched.secretIndex];
+  } catch {
+    // No retired secret matched either, or it signed outside the window (an old capture, not a sender behind).
+    return undefined;
+  }
+}
