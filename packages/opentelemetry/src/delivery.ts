@@ -4,37 +4,52 @@ import { addMethod, recordableKey } from "./attributes";
 import { childContext, recordHandlerRuns } from "./handler-runs";
 import type { Recorder } from "./telemetry";
 
+/** The endpoint label a metric may carry: a request that did not verify is anyone's, and its label `unverified`. */
+const UNVERIFIED_ENDPOINT = "unverified";
+
 /**
  * What both the metrics and the span of a delivery carry: low-cardinality facts only, never the path (it may hold ids)
  * or the delivery key. A new object per call, never a copy of another: V8 gives each spread copy that then gains
- * properties a shape of its own, which costs microseconds per delivery.
+ * properties a shape of its own, which costs microseconds per delivery. `endpoint` is the label to record.
  */
-function commonAttributes({ code, status, target, endpoint, delivery }: DeliveryOutcome): Attributes {
+function commonAttributes(
+  { code, status, target, delivery }: DeliveryOutcome,
+  endpoint: string | undefined,
+): Attributes {
   const attributes: Attributes = { "tidings.outcome": code, "http.response.status_code": status };
   if (target?.route !== undefined) attributes["http.route"] = target.route;
-  const label = endpoint ?? delivery?.endpoint;
-  if (label !== undefined) attributes["tidings.endpoint"] = label;
+  if (endpoint !== undefined) attributes["tidings.endpoint"] = endpoint;
   if (delivery !== undefined) attributes["tidings.event.type"] = delivery.type;
   return attributes;
+}
+
+/**
+ * The endpoint label for metrics. The resolver labels a request before its signature is checked, often from the path,
+ * so an unverified request's label is whatever the sender chose: recorded as `unverified`, so that forged requests
+ * cannot add metric series.
+ */
+function metricEndpoint({ endpoint, delivery }: DeliveryOutcome): string | undefined {
+  if (delivery !== undefined) return delivery.endpoint;
+  return endpoint === undefined ? undefined : UNVERIFIED_ENDPOINT;
 }
 
 /** A delivery's span (with one child per handler run) and its metrics. */
 export function recordDelivery(recorder: Recorder, outcome: DeliveryOutcome, parent: Context): void {
   const { code, status, target, delivery, startedAt, durationMs } = outcome;
   const { tracer, instruments } = recorder;
-  const metricAttributes = commonAttributes(outcome);
+  const metricAttributes = commonAttributes(outcome, metricEndpoint(outcome));
   instruments.deliveries.add(1, metricAttributes);
   instruments.deliveryDuration.record(durationMs / 1000, metricAttributes);
   if (code === "accepted" && delivery !== undefined) {
     const skew = startedAt / 1000 - delivery.timestamp;
     // Histograms take no negative values: the sign is an attribute.
     const skewAttributes: Attributes = { "tidings.clock_skew.direction": skew < 0 ? "future" : "past" };
-    const endpoint = outcome.endpoint ?? delivery.endpoint;
-    if (endpoint !== undefined) skewAttributes["tidings.endpoint"] = endpoint;
+    if (delivery.endpoint !== undefined) skewAttributes["tidings.endpoint"] = delivery.endpoint;
     instruments.clockSkew.record(Math.abs(skew), skewAttributes);
   }
 
-  const attributes = commonAttributes(outcome);
+  // A span is one request's record: the resolver's label, verified or not, helps find it.
+  const attributes = commonAttributes(outcome, outcome.endpoint ?? delivery?.endpoint);
   addMethod(attributes, outcome.method);
   if (target?.path) attributes["url.path"] = target.path;
   if (delivery !== undefined) {
