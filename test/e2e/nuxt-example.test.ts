@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import type { CheckReport } from "@tidings/cli";
 import { sign } from "@tidings/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningApp24 } from "../support/node24-app";
@@ -16,7 +17,21 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(() => app?.close());
 
-describe("examples/nuxt: server/api/webhooks.post.ts (Nuxt 4, Nitro 2, h3 v1)", () => {
+describe("examples/nuxt: server/api/webhooks.ts (Nuxt 4, Nitro 2, h3 v1)", () => {
+  it("passes every probe of `tidings check`, other methods answered 405 by the route, not Nuxt's page renderer", async () => {
+    const url = new URL("/api/webhooks", app.url).href;
+    const checked = await tidings(["check", "--url", url, "--secret", SECRET, "--json"]);
+    const report = JSON.parse(checked.stdout) as CheckReport;
+    expect(report.results.filter((result) => !result.pass)).toEqual([]);
+    expect(report.results).toHaveLength(12);
+    expect(checked.code).toBe(0);
+    for (const method of ["GET", "PUT", "DELETE"]) {
+      const answer = await fetch(url, { method });
+      expect([method, answer.status, answer.headers.get("allow")]).toEqual([method, 405, "POST"]);
+      expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("method_not_allowed");
+    }
+  });
+
   it("verifies deliveries sent by `tidings send` and serves the status at GET /messages/:id", async () => {
     for (const type of ["message.sent", "message.delivered"]) {
       const sent = await tidings([

@@ -11,7 +11,7 @@ export interface H3EventV2Like {
 export interface H3EventV1Like {
   readonly node: { readonly req: NodeRequestLike & { readonly method?: string | undefined } };
   readonly web?: { readonly request?: Request | undefined } | undefined;
-  /** The router's match: `params` of `/webhooks/:account` (Nitro: `server/api/webhooks/[account].post.ts`). */
+  /** The router's match: `params` of `/webhooks/:account` (Nitro: `server/api/webhooks/[account].ts`). */
   readonly context?: { readonly params?: object | undefined } | undefined;
 }
 

@@ -35,8 +35,8 @@ function isV2(event: H3EventLike): event is H3EventV2Like {
 
 /**
  * A Nuxt/Nitro server route or h3 handler for webhook deliveries, on h3 v2 (Nitro 3) and h3 v1 (Nitro 2, Nuxt 4):
- * `export default defineWebhookHandler(receiver)` in `server/api/webhooks.post.ts`. Reads the exact bytes, never
- * parsed JSON. Answers with a `Response`. Never throws.
+ * `export default defineWebhookHandler(receiver)` in `server/api/webhooks.ts` (every method: others than POST are
+ * answered 405). Reads the exact bytes, never parsed JSON. Answers with a `Response`. Never throws.
  */
 export function defineWebhookHandler<Events extends EventMap>(receiver: Receiver<Events>): WebhookEventHandler {
   const handler = (event: H3EventLike) =>
