@@ -8,6 +8,7 @@ import { MemoryStore } from "../store/memory-store";
 import { resolveTolerance, type VerifyOptions } from "../tolerance";
 import type { EventMap } from "./events";
 import { type Logger, safeLogger } from "./logger";
+import { numberSource } from "./number-source";
 import type { StandardSchemaV1 } from "./standard-schema";
 
 /** A Standard Schema validator per event type; a payload that fails its schema is refused with 400. */
@@ -30,7 +31,10 @@ export interface ReceiverOptions<Events extends EventMap> extends VerifyOptions 
   schemas?: EventSchemas<Events>;
   /** Reads the event type. Default: the payload's string `type` field. */
   typeOf?: (event: DeliveryEvent) => string | undefined;
-  /** Reads the event id used for dedup. Default: the payload's string `id` field. */
+  /**
+   * Reads the event id used for dedup. Default: the payload's `id` field, a non-empty string or a number (one past
+   * 2^53 by its exact digits in the body, as `JSON.parse` rounds it). A custom one sees numbers already rounded.
+   */
   idOf?: (event: DeliveryEvent) => string | undefined;
   /** How long a claim holds while handlers run, in ms; after it another instance may take over. Default 60 s. */
   leaseMs?: number;
@@ -51,9 +55,15 @@ export const DEFAULT_HANDLER_TIMEOUT_MS = 30_000;
 export const DEFAULT_DONE_TTL_MS = 24 * 60 * 60 * 1000;
 
 const nonEmptyString = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
-// An id the sender wrote as a JSON number is still the event's id: without it a resend would dedup by signature.
-const eventId = (value: unknown) =>
-  typeof value === "number" && Number.isFinite(value) ? String(value) : nonEmptyString(value);
+// An id the sender wrote as a JSON number is still the event's id: without it a resend would dedup by signature. A
+// number a double holds exactly (a safe integer) is its digits; any other (a 64-bit snowflake id, which JSON.parse
+// rounded, so that two ids would share one key) is its exact text in the body.
+const eventId = (value: unknown, body: Uint8Array) =>
+  typeof value !== "number"
+    ? nonEmptyString(value)
+    : Number.isSafeInteger(value)
+      ? String(value)
+      : numberSource(body, "id");
 
 /** Checks every option once, at setup, so a misconfiguration fails at start-up rather than per delivery. */
 export function resolveReceiverOptions<Events extends EventMap>(options: ReceiverOptions<Events>) {
@@ -89,7 +99,8 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
     schemas: new Map(Object.entries(options.schemas ?? {}) as [string, StandardSchemaV1 | undefined][]),
     // Named reads, one function each: a shared `event[field]` read sees two keys and goes megamorphic.
     typeOf: options.typeOf ?? ((event: DeliveryEvent) => nonEmptyString(event.type)),
-    idOf: options.idOf ?? ((event: DeliveryEvent) => eventId(event.id)),
+    // Given the verified body too, from which the default reads a number's exact digits.
+    idOf: options.idOf ?? ((event: DeliveryEvent, body: Uint8Array) => eventId(event.id, body)),
     leaseMs,
     handlerTimeoutMs,
     doneTtlMs,

@@ -238,7 +238,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
         if ("error" in validated) return this.#failure(validated.error, { event }, validated.issues);
         event = validated.value;
       }
-      const id = options.idOf(parsed);
+      const id = options.idOf(parsed, signed.content.payload);
       const key = id === undefined ? `signature:${verified.signature}` : `event:${id}`;
       context = {
         type,
