@@ -7,7 +7,10 @@ import { type AnyReceiver, mountWebhookRoute } from "./webhook-route";
 export interface TidingsModuleOptions {
   /** The Receiver from `createReceiver()`: its secrets, handlers and `maxBodyBytes`. */
   receiver: AnyReceiver;
-  /** The URL path of the webhook route, e.g. "/webhooks". Nest's global prefix does not apply to it. */
+  /**
+   * The URL path of the webhook route, written as for `@Controller()`: "webhooks" or "/webhooks" (a trailing slash
+   * is dropped). Nest's global prefix does not apply to it.
+   */
   path: string;
 }
 

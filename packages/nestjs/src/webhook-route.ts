@@ -4,6 +4,7 @@ import type { ReceiveResult, Receiver } from "@tidings/core";
 import { targetOf } from "@tidings/core/adapter";
 import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
 import type { FastifyInstance } from "fastify";
+import { routePath } from "./route-path";
 
 // biome-ignore lint/suspicious/noExplicitAny: a receiver of any event map; the route only moves bytes
 export type AnyReceiver = Receiver<any>;
@@ -58,8 +59,9 @@ function mountOnFastify(app: FastifyInstance, path: string, receiver: AnyReceive
   });
 }
 
-/** Adds the webhook route to the platform under Nest: the path as given, outside Nest's pipeline and global prefix. */
-export function mountWebhookRoute(adapter: HttpServer, path: string, receiver: AnyReceiver): void {
+/** Adds the webhook route to the platform under Nest: outside Nest's pipeline and global prefix. */
+export function mountWebhookRoute(adapter: HttpServer, givenPath: string, receiver: AnyReceiver): void {
+  const path = routePath(givenPath);
   const platform = adapter.getType();
   if (platform === "express") mountOnExpress(adapter.getInstance(), path, receiver);
   else if (platform === "fastify") mountOnFastify(adapter.getInstance(), path, receiver);
