@@ -1,9 +1,11 @@
 import { SIGNATURE_HEADER, sign } from "@tidings/core";
+import { readStart } from "./http/read-start";
 
 export const USER_AGENT = "tidings-cli";
 
 export interface PostResult {
   status: number;
+  /** The first few KiB of the answer (`readStart`). */
   body: string;
 }
 
@@ -16,7 +18,7 @@ export async function postEvent(url: string, payload: string, signature: string,
     signal,
     redirect: "manual",
   });
-  return { status: response.status, body: await response.text() } satisfies PostResult;
+  return { status: response.status, body: await readStart(response) } satisfies PostResult;
 }
 
 /** POSTs a JSON event with a fresh `Service-Signature` (signed now, over these exact bytes). */

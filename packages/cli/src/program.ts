@@ -7,9 +7,10 @@ import { registerQueue } from "./commands/queue";
 import { registerSend } from "./commands/send";
 import { registerSign } from "./commands/sign";
 import { CliError, CliExit, type Io, processIo } from "./io";
+import { printable } from "./text/terminal";
 
-/** commander puts "(Did you mean …?)" on a second line; errors stay on one. */
-const oneLine = (message: string) => `${message.replace(/\s*\n\s*(?=\S)/g, " ").trimEnd()}\n`;
+/** commander puts "(Did you mean …?)" on a second line; errors stay on one, with any control character escaped. */
+const oneLine = (message: string) => `${printable(message.replace(/\s*\n\s*(?=\S)/g, " ").trimEnd())}\n`;
 
 export function createProgram(io: Io): Command {
   const program = new Command("tidings")

@@ -1,3 +1,4 @@
+import { readStart } from "../http/read-start";
 import { errorCodeOf, networkErrorName, USER_AGENT } from "../post";
 import { createProbes, type Expectation, type Probe, type ProbeContext, type ProbeRequest } from "./probes";
 
@@ -18,9 +19,10 @@ export interface ProbeResult {
   expected: Expectation;
   /** The HTTP status, or why there was none (`ECONNREFUSED`, `timeout`). */
   got: string;
-  status?: number;
-  /** The receiver's `error.code`, when it answered in that shape. */
-  code?: string;
+  /** The HTTP status; null when there was no answer. */
+  status: number | null;
+  /** The receiver's `error.code`, when it answered in that shape; null otherwise. */
+  code: string | null;
   bytesSent: number;
   ms: number;
   pass: boolean;
@@ -64,7 +66,7 @@ async function send(url: string, request: ProbeRequest, timeoutMs: number) {
     redirect: "manual",
     signal: AbortSignal.timeout(timeoutMs),
   });
-  return { status: response.status, body: await response.text() };
+  return { status: response.status, body: await readStart(response) };
 }
 
 async function runProbe(probe: Probe, context: ProbeContext, options: CheckOptions): Promise<ProbeResult> {
@@ -85,8 +87,8 @@ async function runProbe(probe: Probe, context: ProbeContext, options: CheckOptio
     title: probe.title,
     expected: probe.expect,
     got: got.status === undefined ? (got.error ?? "no answer") : String(got.status),
-    ...(got.status === undefined ? {} : { status: got.status }),
-    ...(code === undefined ? {} : { code }),
+    status: got.status ?? null,
+    code: code ?? null,
     bytesSent: request.body?.byteLength ?? 0,
     ms,
     pass,

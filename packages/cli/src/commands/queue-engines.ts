@@ -1,14 +1,13 @@
-import type { QueueAdmin } from "@tidings/core/dispatch";
 import { CliError } from "../io";
+import type { AdminQueue } from "../queue/admin";
+import { openBullmq } from "../queue/bullmq";
+import { openPgBoss } from "../queue/pg-boss";
+import { printable } from "../text/terminal";
 
 export interface QueueTarget {
   redis?: string;
   postgres?: string;
   queue: string;
-}
-
-interface AdminModule {
-  openQueueAdmin(options: { redis?: string; postgres?: string; queue: string }): QueueAdmin | Promise<QueueAdmin>;
 }
 
 // pg-boss 12 declares engines node >=22.12.
@@ -19,32 +18,31 @@ function nodeAtLeast([major, minor]: readonly [number, number]): boolean {
   return have > major || (have === major && haveMinor >= minor);
 }
 
-/** Loads an engine package only when its option is used: the CLI depends on neither. */
-async function load(specifier: string, install: string): Promise<AdminModule> {
-  try {
-    return (await import(/* @vite-ignore */ specifier)) as AdminModule;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ERR_MODULE_NOT_FOUND") {
-      throw new CliError(`${specifier} or its engine is not installed here: ${install}`);
-    }
-    throw error;
-  }
-}
-
-/** Opens the queue named by `--redis` (BullMQ) or `--postgres` (pg-boss). */
-export async function openQueue({ redis, postgres, queue }: QueueTarget): Promise<QueueAdmin> {
+function openEngine({ redis, postgres, queue }: QueueTarget): Promise<AdminQueue> {
   if ((redis === undefined) === (postgres === undefined)) {
     throw new CliError("give the queue's engine: --redis <url> (BullMQ) or --postgres <url> (pg-boss)");
   }
-  if (postgres === undefined) {
-    const engine = await load("@tidings/bullmq", "npm install @tidings/bullmq bullmq ioredis");
-    return engine.openQueueAdmin({ redis: redis as string, queue });
-  }
+  if (postgres === undefined) return openBullmq(redis as string, queue);
   if (!nodeAtLeast(PG_BOSS_NODE)) {
     throw new CliError(
       `--postgres uses pg-boss, which needs Node.js ≥ ${PG_BOSS_NODE.join(".")}; this is Node.js ${process.versions.node}`,
     );
   }
-  const engine = await load("@tidings/pg-boss", "npm install @tidings/pg-boss pg-boss");
-  return engine.openQueueAdmin({ postgres, queue });
+  return openPgBoss(postgres, queue);
+}
+
+/** Opens the queue named by `--redis` (BullMQ) or `--postgres` (pg-boss); a queue the engine never saw is an error. */
+export async function openQueue(target: QueueTarget): Promise<AdminQueue> {
+  const admin = await openEngine(target);
+  try {
+    if (!(await admin.exists())) {
+      const names = await admin.queueNames();
+      const known = names.length === 0 ? "it has none" : `its queues: ${names.map(printable).join(", ")}`;
+      throw new CliError(`no queue named ${printable(target.queue)} in this ${admin.engine} (${known})`);
+    }
+    return admin;
+  } catch (error) {
+    await admin.close();
+    throw error;
+  }
 }

@@ -6,6 +6,7 @@ import { type Listening, serveFetch } from "../emulator/http";
 import type { Journal } from "../emulator/journal";
 import { MESSAGE_EVENT_TYPES, type MessageEventType } from "../events";
 import { FIXTURES } from "../fixtures";
+import { allowedHosts, hostGuard } from "./host-guard";
 import { renderPage } from "./page";
 
 export interface DashboardSources {
@@ -15,11 +16,20 @@ export interface DashboardSources {
   webhookUrl: string;
 }
 
+export interface DashboardAccess {
+  /** The `host:port` values `Host` (and `Origin`) may name: see `allowedHosts`. */
+  hosts: () => ReadonlySet<string>;
+}
+
 const problem = (c: Context, status: 400 | 404 | 415, message: string) => c.json({ error: { message } }, status);
 
 /** The dashboard's JSON API, its event stream and its page. Writes need a JSON body, which a cross-site form cannot send. */
-export function createDashboardApp({ journal, deliverer, apiUrl, webhookUrl }: DashboardSources): Hono {
+export function createDashboardApp(
+  { journal, deliverer, apiUrl, webhookUrl }: DashboardSources,
+  access: DashboardAccess,
+): Hono {
   const app = new Hono();
+  app.use(hostGuard(access.hosts));
   const streams = new Set<SSEStreamingApi>();
   const broadcast = (event: string, data: unknown) => {
     for (const stream of streams) void stream.writeSSE({ event, data: JSON.stringify(data) });
@@ -90,6 +100,10 @@ export function createDashboardApp({ journal, deliverer, apiUrl, webhookUrl }: D
   return app;
 }
 
-export function startDashboard(sources: DashboardSources, port: number, host: string): Promise<Listening> {
-  return serveFetch(createDashboardApp(sources).fetch, port, host);
+export async function startDashboard(sources: DashboardSources, port: number, host: string): Promise<Listening> {
+  // The port is known once listening (port 0 picks one); no request is answered before.
+  let hosts: ReadonlySet<string> = new Set();
+  const listening = await serveFetch(createDashboardApp(sources, { hosts: () => hosts }).fetch, port, host);
+  hosts = allowedHosts(host, Number(new URL(listening.url).port));
+  return listening;
 }

@@ -1,5 +1,5 @@
 import { sign } from "@tidings/core";
-import { networkErrorName, postEvent } from "../post";
+import { errorCodeOf, networkErrorName, postEvent } from "../post";
 import { type AttemptRecord, type EventRecord, RESPONSE_START_CHARS } from "./journal";
 
 export interface AttemptOptions {
@@ -31,9 +31,11 @@ export async function attemptDelivery(event: EventRecord, options: AttemptOption
     const signal = AbortSignal.any([options.stopping, AbortSignal.timeout(options.timeoutMs)]);
     try {
       const answer = await postEvent(options.webhookUrl, event.payload, signature, signal);
+      const code = answer.status >= 200 && answer.status < 300 ? undefined : errorCodeOf(answer.body);
       record = {
         ...base,
         status: answer.status,
+        ...(code === undefined ? {} : { code }),
         latencyMs: performance.now() - started,
         responseStart: answer.body.slice(0, RESPONSE_START_CHARS),
       };

@@ -4,7 +4,7 @@ import type { MessageEventType } from "../events";
 export interface ChaosSettings {
   /** Probability that a delivered event is sent a second time. */
   duplicates: number;
-  /** Probability, per pair of neighbouring events of a message, that they are sent in swapped order. */
+  /** Probability that a message's events are reordered: two neighbouring events, picked at random, are swapped. */
   reorder: number;
   /** Each event waits a random time in [min, max] ms before its first attempt. */
   delayMs: readonly [min: number, max: number];
@@ -51,9 +51,10 @@ export function planChaos(
 ): EventChaos[] {
   const random = seededRandom(Math.imul(settings.seed ^ 0x9e3779b9, 0x85ebca6b) + messageIndex);
   const order = [...types];
-  for (let i = 0; i + 1 < order.length; i++) {
-    if (random() < settings.reorder)
-      [order[i], order[i + 1]] = [order[i + 1] as MessageEventType, order[i] as MessageEventType];
+  // One pair of neighbours swapped, never a chain of swaps that would carry one event across the sequence.
+  if (order.length > 1 && random() < settings.reorder) {
+    const i = Math.floor(random() * (order.length - 1));
+    [order[i], order[i + 1]] = [order[i + 1] as MessageEventType, order[i] as MessageEventType];
   }
   const [min, max] = settings.delayMs;
   return order.map((type) => ({

@@ -46,7 +46,9 @@ export function eventSequence(message: AcceptedMessage): MessageEventType[] {
   return ["message.queued", "message.sent", message.fails ? "message.failed" : "message.delivered"];
 }
 
-const outcomeOf = (attempt: AttemptRecord) => (attempt.status === undefined ? attempt.error : String(attempt.status));
+/** `400 signature_mismatch`, `200`, `ECONNREFUSED`: the status and the receiver's error code, or why no answer. */
+const outcomeOf = (attempt: AttemptRecord) =>
+  attempt.status === undefined ? attempt.error : `${attempt.status}${attempt.code ? ` ${attempt.code}` : ""}`;
 
 /** Delivers each message's events in order; each event is retried with exponential backoff until a 2xx. */
 export function createDeliverer(options: DelivererOptions): Deliverer {

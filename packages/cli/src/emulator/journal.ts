@@ -7,6 +7,8 @@ export interface AttemptRecord {
   at: string;
   /** The HTTP status, when the receiver answered. */
   status?: number;
+  /** The receiver's `error.code`, when a non-2xx answer was in that shape (as Tidings receivers answer). */
+  code?: string;
   /** Why there was no answer: `ECONNREFUSED`, `timeout`, `paused` (an outage from the dashboard). */
   error?: string;
   latencyMs: number;
