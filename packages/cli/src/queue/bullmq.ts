@@ -14,6 +14,8 @@ interface TidingsBullmq {
 const INSTALL = "npm install @tidings/bullmq bullmq ioredis";
 /** BullMQ's key prefix, unless the app set another one. */
 const PREFIX = "bull";
+/** Keys of which a queue that BullMQ has seen has at least one: its meta hash, or a list of jobs in some state. */
+const QUEUE_KEYS = ["meta", "id", "wait", "paused", "prioritized", "delayed", "active", "completed", "failed"];
 
 /** Opens a BullMQ queue on this Redis URL: one connection that does not reconnect, and errors as `CliError`s. */
 export async function openBullmq(url: string, name: string): Promise<AdminQueue> {
@@ -35,7 +37,8 @@ export async function openBullmq(url: string, name: string): Promise<AdminQueue>
     connection.disconnect();
     throw new CliError(`cannot reach Redis at ${where}: ${reasonOf(lastError ?? error)}`);
   }
-  const queue = new Queue(name, { connection, prefix: PREFIX });
+  // skipMetasUpdate: a Queue otherwise writes the queue's meta key, which would make a misspelled name exist.
+  const queue = new Queue(name, { connection, prefix: PREFIX, skipMetasUpdate: true });
   queue.on("error", () => {});
 
   const guarded =
@@ -56,7 +59,7 @@ export async function openBullmq(url: string, name: string): Promise<AdminQueue>
 
   return {
     engine: "BullMQ",
-    exists: guarded(async () => (await connection.exists(`${PREFIX}:${name}:meta`)) === 1),
+    exists: guarded(async () => (await connection.exists(...QUEUE_KEYS.map((key) => `${PREFIX}:${name}:${key}`))) > 0),
     queueNames: guarded(async () => {
       const names = new Set<string>();
       let cursor = "0";
