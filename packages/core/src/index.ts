@@ -24,6 +24,7 @@ export {
   DEFAULT_DONE_TTL_MS,
   DEFAULT_HANDLER_TIMEOUT_MS,
   DEFAULT_LEASE_MS,
+  DEFAULT_RESOLVER_TIMEOUT_MS,
   type EventSchemas,
   type Logger,
   type ReceiverOptions,

@@ -109,6 +109,23 @@ describe("a secret resolver", () => {
     }
   });
 
+  it("answers 503 secret_unavailable once an async resolver outlasts resolverTimeoutMs, and refuses a bad bound", async () => {
+    const reported: unknown[] = [];
+    const receiver = createReceiver({ secret: () => new Promise(() => {}), resolverTimeoutMs: 20 }).onError((error) => {
+      reported.push(error);
+    });
+    const result = await receiver.receive(signed(event()));
+    expect([result.status, bodyOf(result).error?.code, result.headers["retry-after"]]).toEqual([
+      503,
+      "secret_unavailable",
+      "5",
+    ]);
+    expect(String(reported[0])).toContain("did not settle within 20 ms (resolverTimeoutMs)");
+    for (const resolverTimeoutMs of [0, -1, 1.5, Number.NaN]) {
+      expect(() => createReceiver({ secret: byAccount(), resolverTimeoutMs })).toThrow(TypeError);
+    }
+  });
+
   it("adds no turn when it answers synchronously: the handler has run when receive() returns", async () => {
     let runs = 0;
     const receiver = createReceiver({ secret: byAccount() }).onAny(() => {

@@ -44,6 +44,12 @@ export interface ReceiverOptions<Events extends EventMap> extends VerifyOptions 
    * Default 30 s.
    */
   handlerTimeoutMs?: number;
+  /**
+   * How long a secret resolver may take, in ms, before the delivery is answered 503 `secret_unavailable` (the sender
+   * retries). It runs before the HMAC, for any request with a well-formed signature header, forged ones included: a
+   * lookup that never settles must not hold requests and their bodies. Default 5 s.
+   */
+  resolverTimeoutMs?: number;
   /** How long a handled delivery is remembered, in ms; at least the tolerance. Default 24 h. */
   doneTtlMs?: number;
   /** Where failures nobody subscribed to with `onError` are logged, and warnings. Default `console`. */
@@ -53,6 +59,7 @@ export interface ReceiverOptions<Events extends EventMap> extends VerifyOptions 
 export const DEFAULT_LEASE_MS = 60_000;
 export const DEFAULT_HANDLER_TIMEOUT_MS = 30_000;
 export const DEFAULT_DONE_TTL_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_RESOLVER_TIMEOUT_MS = 5000;
 
 const nonEmptyString = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
 // An id the sender wrote as a JSON number is still the event's id: without it a resend would dedup by signature. A
@@ -87,6 +94,7 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
     // One of the two: fixed secrets, checked now, or a resolver asked per request.
     secrets: typeof secret === "function" ? undefined : toSecretSet(secret),
     resolveSecret: typeof secret === "function" ? secret : undefined,
+    resolverTimeoutMs: positiveInteger(options.resolverTimeoutMs ?? DEFAULT_RESOLVER_TIMEOUT_MS, "resolverTimeoutMs"),
     nowMs: options.now ?? Date.now,
     verifyOptions: options.now ? { toleranceSeconds, now: options.now } : { toleranceSeconds },
     store: options.store ?? new MemoryStore(storeOptions),

@@ -8,6 +8,7 @@ import { type DeliveryEvent, parseEvent } from "../event";
 import { type HeaderSource, headerValue } from "../http/headers";
 import { ACCEPTED, DUPLICATE, errorResult, type ReceiveResult } from "../http/result";
 import { requirePayloadBytes } from "../payload";
+import { startSharedDeadline } from "../shared-deadline";
 import type { ClaimResult } from "../store/delivery-store";
 import { parseSignedDelivery, type SignedDelivery } from "../verification";
 import { matchSignature } from "../verify-async";
@@ -212,7 +213,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       found = { secrets: options.secrets, endpoint: undefined };
     } else {
       const resolving = this.#resolveEndpoint(request, trace);
-      const resolved = isPromiseLike(resolving) ? await resolving : resolving;
+      const resolved = isPromiseLike(resolving) ? await this.#withinResolverTimeout(resolving) : resolving;
       if ("status" in resolved) return resolved;
       found = resolved;
       if (trace) trace.endpoint = found.endpoint;
@@ -380,6 +381,29 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     } catch (error) {
       return this.#resolverFailed(error);
     }
+  }
+
+  /**
+   * Answers 503 once the resolver (or the adapter's target) outlasts `resolverTimeoutMs`. It runs for forged requests
+   * too, so a lookup that never settles would otherwise hold each one, and its body, for good. What it settles to
+   * later is dropped.
+   */
+  #withinResolverTimeout(
+    resolving: Promise<EndpointSecrets | ReceiveResult>,
+  ): Promise<EndpointSecrets | ReceiveResult> {
+    const { resolverTimeoutMs } = this.#options;
+    return new Promise((resolve) => {
+      const deadline = startSharedDeadline(resolverTimeoutMs, () => {
+        const error = new Error(
+          `The secret resolver did not settle within ${resolverTimeoutMs} ms (resolverTimeoutMs).`,
+        );
+        resolve(this.#resolverFailed(error));
+      });
+      resolving.then((resolved) => {
+        deadline.clear();
+        resolve(resolved);
+      });
+    });
   }
 
   #resolverFailed(error: unknown): ReceiveResult {
