@@ -1,5 +1,7 @@
 import type { DeliveryStore } from "@tidings/core";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { anyString, nearStrings } from "./strings";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const LEASE_MS = 150;
@@ -72,6 +74,22 @@ export function describeStoreContract(name: string, makeStore: () => DeliverySto
       expect(await store.claim(k, 10_000)).toEqual({ state: "done" });
       await sleep(PAST_LEASE_MS);
       expect(await store.claim(k, 10_000)).toMatchObject({ state: "claimed" });
+    });
+
+    it("property: keeps every two different keys apart, lone surrogates and U+FFFD included", async () => {
+      const store = makeStore();
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(nearStrings(), fc.tuple(anyString(), anyString())), async ([a, b]) => {
+          fc.pre(a !== b);
+          const run = key();
+          const token = await claimToken(store, run + a);
+          expect(await store.claim(run + b, 10_000)).toMatchObject({ state: "claimed" });
+          expect(await store.complete(run + a, token, 10_000)).toBe(true);
+          expect(await store.claim(run + a, 10_000)).toEqual({ state: "done" });
+          expect(await store.claim(run + b, 10_000)).toEqual({ state: "in-flight" });
+        }),
+        { numRuns: 200 },
+      );
     });
 
     it("grants exactly one of many simultaneous claims on a key", async () => {

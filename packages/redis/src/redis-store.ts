@@ -1,5 +1,6 @@
 import type { ClaimResult, DeliveryStore } from "@tidings/core";
 import type { Redis } from "ioredis";
+import { redisKey } from "./key";
 import { COMPLETE_SCRIPT, RELEASE_SCRIPT } from "./scripts";
 import { withTimeout } from "./timeout";
 
@@ -49,25 +50,33 @@ export class RedisStore implements DeliveryStore {
     }
   }
 
-  async #claim(redisKey: string, token: string, leaseMs: number): Promise<ClaimResult> {
+  async #claim(name: string, token: string, leaseMs: number): Promise<ClaimResult> {
     this.#assertConnected();
+    const key = redisKey(name);
     for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
-      const set = await this.#call(this.#client.set(redisKey, IN_FLIGHT + token, "PX", leaseMs, "NX"), "SET NX");
+      const set = await this.#call(this.#client.set(key, IN_FLIGHT + token, "PX", leaseMs, "NX"), "SET NX");
       if (set === "OK") return { state: "claimed", token };
-      const current = await this.#call(this.#client.get(redisKey), "GET");
+      const current = await this.#call(this.#client.get(key), "GET");
       if (current?.startsWith(DONE)) return { state: "done" };
       if (current !== null) return { state: "in-flight" };
     }
-    throw new Error(`Redis key ${redisKey} kept expiring between SET NX and GET`);
+    throw new Error(`Redis key ${JSON.stringify(name)} kept expiring between SET NX and GET`);
   }
 
   async complete(key: string, token: string, ttlMs: number): Promise<boolean> {
-    const script = this.#client.eval(COMPLETE_SCRIPT, 1, this.#prefix + key, IN_FLIGHT + token, DONE + token, ttlMs);
+    const script = this.#client.eval(
+      COMPLETE_SCRIPT,
+      1,
+      redisKey(this.#prefix + key),
+      IN_FLIGHT + token,
+      DONE + token,
+      ttlMs,
+    );
     return (await this.#call(script, "complete")) === 1;
   }
 
   async release(key: string, token: string): Promise<boolean> {
-    const script = this.#client.eval(RELEASE_SCRIPT, 1, this.#prefix + key, IN_FLIGHT + token);
+    const script = this.#client.eval(RELEASE_SCRIPT, 1, redisKey(this.#prefix + key), IN_FLIGHT + token);
     return (await this.#call(script, "release")) === 1;
   }
 

@@ -12,6 +12,7 @@ import { startSharedDeadline } from "../shared-deadline";
 import type { ClaimResult } from "../store/delivery-store";
 import { parseSignedDelivery, type SignedDelivery } from "../verification";
 import { matchSignature } from "../verify-async";
+import { endpointKey } from "./delivery-key";
 import { Dispatcher, type ErrorListener, notifyListeners } from "./dispatch";
 import type { EventMap, MessageEvents } from "./events";
 import type { AnyEvent, DeliveryContext, DeliveryInfo, Handler } from "./handlers";
@@ -244,7 +245,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       context = {
         type,
         // Two endpoints never suppress each other's events; the label is encoded, so no label can forge another's key.
-        deliveryKey: endpoint === undefined ? key : `endpoint:${encodeURIComponent(endpoint)}:${key}`,
+        deliveryKey: endpoint === undefined ? key : endpointKey(endpoint, key),
         timestamp: verified.timestamp,
         secretIndex: active ? (active.indexes[verified.secretIndex] as number) : verified.secretIndex,
         endpoint,
