@@ -63,6 +63,18 @@ describe("chaos plans", () => {
     expect(plans(8)).not.toEqual(plans(7));
   });
 
+  it("reorder: two neighbouring events swapped, never an event carried further", () => {
+    const neighbours = new Set<string>();
+    for (let n = 0; n < 200; n++) {
+      const order = planChaos(settings({ reorder: 1 }), n, TYPES).map((event) => event.type);
+      const moved = order.flatMap((type, i) => (type === TYPES[i] ? [] : [i]));
+      expect(moved).toHaveLength(2);
+      expect((moved[1] as number) - (moved[0] as number)).toBe(1);
+      neighbours.add(moved.join(","));
+    }
+    expect(neighbours).toEqual(new Set(["0,1", "1,2"]));
+  });
+
   it("keep every event, stay within the bounds, and do nothing at zero", () => {
     for (let n = 0; n < 50; n++) {
       const plan = planChaos(settings({ reorder: 1, delayMs: [10, 20], clockSkewS: 30, duplicates: 1 }), n, TYPES);

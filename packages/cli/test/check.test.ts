@@ -77,6 +77,14 @@ describe("tidings check", () => {
     // The valid delivery and its duplicate were handled once; the other two 2xx probes once each.
     expect(receiver.events).toHaveLength(4);
     expect(report.results.find((result) => result.name === "large-body")?.bytesSent).toBe(200_000);
+    // Every result has every field of the README's list: code is null where the receiver named none.
+    expect(report.results.find((result) => result.name === "valid")).toMatchObject({ status: 200, code: null });
+    expect(report.results.find((result) => result.name === "wrong-secret")?.code).toBe("signature_mismatch");
+  });
+
+  it("says null for the status and code of a probe that got no answer", async () => {
+    const { report } = await check("http://127.0.0.1:9/webhooks", ["--timeout", "2000"]);
+    expect(report.results[0]).toMatchObject({ status: null, code: null });
   });
 
   it("fails only the BOM and whitespace probe on a receiver that verifies re-serialised JSON", async () => {
