@@ -31,7 +31,14 @@ export function recordingHandler(env: NodeJS.ProcessEnv = process.env) {
   return async (event: { id?: unknown }, context: WorkerContext): Promise<void> => {
     if (workMs > 0) await new Promise((resolve) => setTimeout(resolve, workMs));
     if (failFlag && existsSync(failFlag)) throw new Error(`failing while ${failFlag} exists`);
-    const record = { id: event.id, attempt: context.attempt, pid: process.pid, deliveryKey: context.deliveryKey };
+    const record = {
+      id: event.id,
+      attempt: context.attempt,
+      pid: process.pid,
+      deliveryKey: context.deliveryKey,
+      type: context.type,
+      event,
+    };
     appendFileSync(log, `${JSON.stringify(record)}\n`);
   };
 }

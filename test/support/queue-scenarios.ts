@@ -23,9 +23,13 @@ process.once("exit", () => {
   for (const child of running) child.kill("SIGKILL");
 });
 
-/** Runs a TypeScript fixture in a new Node process (this one's binary), sources through `@tidings/source`. */
-export function startFixture(script: string, env: Record<string, string>): Promise<FixtureProcess> {
-  const child = spawn(process.execPath, ["--conditions=@tidings/source", "--import", "tsx", script], {
+/** Runs a TypeScript fixture in a new Node process (this one's binary by default), sources through `@tidings/source`. */
+export function startFixture(
+  script: string,
+  env: Record<string, string>,
+  node: string = process.execPath,
+): Promise<FixtureProcess> {
+  const child = spawn(node, ["--conditions=@tidings/source", "--import", "tsx", script], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -116,6 +120,9 @@ export interface HandledRecord {
   attempt: number;
   pid: number;
   deliveryKey: string;
+  type: string;
+  /** The event as the handler received it. */
+  event: unknown;
 }
 
 /** What the fixture workers appended to their log file, one JSON line per successful handler run. */

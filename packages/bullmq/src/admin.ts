@@ -1,4 +1,4 @@
-import type { FailedDelivery, QueueAdmin, QueueCounts } from "@tidings/core/dispatch";
+import { type FailedDelivery, type QueueAdmin, type QueueCounts, readableJobText } from "@tidings/core/dispatch";
 import { type Job, Queue } from "bullmq";
 import { Redis } from "ioredis";
 
@@ -11,7 +11,7 @@ export async function listFailed(queue: InspectedQueue, limit = 100): Promise<Fa
   return jobs.map((job) => ({
     id: job.id ?? "",
     type: job.name,
-    deliveryKey: String(job.data?.deliveryKey ?? ""),
+    deliveryKey: readableJobText(String(job.data?.deliveryKey ?? "")),
     attempts: job.attemptsMade,
     error: job.failedReason,
     ...(job.finishedOn ? { failedAt: new Date(job.finishedOn) } : {}),

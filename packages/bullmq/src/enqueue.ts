@@ -1,5 +1,4 @@
-import type { DeliveryContext } from "@tidings/core";
-import { type QueuedDelivery, toQueuedDelivery, within } from "@tidings/core/dispatch";
+import { createEnqueuer, type Enqueuer, type QueuedDelivery } from "@tidings/core/dispatch";
 import type { BackoffOptions, JobsOptions } from "bullmq";
 import { jobIdFor } from "./job-id";
 
@@ -40,18 +39,20 @@ export interface EnqueueTarget {
  * Redis has stored it: `receiver.onAny(enqueueTo(queue))`. A failed or slow enqueue throws, so the Receiver
  * answers 5xx, releases its claim and the sender retries; nothing is acknowledged that is not enqueued.
  */
-export function enqueueTo(queue: EnqueueTarget, options: EnqueueOptions = {}) {
-  const timeoutMs = options.timeoutMs ?? ENQUEUE_DEFAULTS.timeoutMs;
-  const keepVerifiedBody = options.keepVerifiedBody ?? false;
+export function enqueueTo(queue: EnqueueTarget, options: EnqueueOptions = {}): Enqueuer {
   const jobOptions: JobsOptions = {
     attempts: options.attempts ?? ENQUEUE_DEFAULTS.attempts,
     backoff: options.backoff ?? ENQUEUE_DEFAULTS.backoff,
     removeOnComplete: { age: options.keepCompletedSeconds ?? ENQUEUE_DEFAULTS.keepCompletedSeconds },
     removeOnFail: false,
   };
-  return async (event: object, context: DeliveryContext): Promise<void> => {
-    const data = toQueuedDelivery(event, context, keepVerifiedBody);
-    const adding = queue.add(context.type, data, { ...jobOptions, jobId: jobIdFor(context.deliveryKey) });
-    await within(adding, timeoutMs, () => `Adding the job for ${context.deliveryKey} to BullMQ queue ${queue.name}`);
-  };
+  return createEnqueuer({
+    system: "bullmq",
+    queue: queue.name,
+    jobIdFor,
+    write: (data, jobId, { type }) => queue.add(type, data, { ...jobOptions, jobId }),
+    timeoutMs: options.timeoutMs ?? ENQUEUE_DEFAULTS.timeoutMs,
+    keepVerifiedBody: options.keepVerifiedBody ?? false,
+    describe: (deliveryKey) => `Adding the job for ${deliveryKey} to BullMQ queue ${queue.name}`,
+  });
 }

@@ -1,8 +1,16 @@
+import { LONE_SURROGATE } from "@tidings/core/dispatch";
+
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, "g");
+
 /**
  * The BullMQ job id of a delivery: its dedup key with `%` and `:` percent-encoded, since BullMQ refuses custom ids
- * that contain `:`. The same on every receiver instance and one-to-one, so the engine itself refuses a second job
- * for an event; readable, so `tidings queue failed` shows which event a job is.
+ * that contain `:`, and each lone surrogate written `%uXXXX`, since Redis would get U+FFFD for any of them. The same
+ * on every receiver instance and one-to-one, so the engine itself refuses a second job for an event, and never takes
+ * one event for another; readable, so `tidings queue failed` shows which event a job is.
  */
 export function jobIdFor(deliveryKey: string): string {
-  return deliveryKey.replaceAll("%", "%25").replaceAll(":", "%3A");
+  return deliveryKey
+    .replaceAll("%", "%25")
+    .replaceAll(":", "%3A")
+    .replace(LONE_SURROGATES, (unit) => `%u${unit.charCodeAt(0).toString(16).toUpperCase()}`);
 }

@@ -13,7 +13,7 @@ export class DeliveryWorker<Events extends EventMap = MessageEvents> extends Que
   readonly worker: Worker;
 
   constructor({ queue, logger, ...workerOptions }: CreateWorkerOptions) {
-    super(logger ? { logger } : {});
+    super(logger ? { logger } : {}, { system: "bullmq", queue });
     // attemptsStarted counts every run, a rerun after the worker died included; attemptsMade only failed ones.
     this.worker = new Worker(
       queue,

@@ -1,10 +1,22 @@
 // `@tidings/core/dispatch`: what queue packages build on. The Receiver's handler registry and dispatch rule, the job
-// a verified delivery becomes, and the worker half that every engine shares. Node only (the job holds a SHA-256).
+// a verified delivery becomes, the enqueue and the worker half that every engine shares. Node only (the job holds a
+// SHA-256).
 export type { FailedDelivery, QueueAdmin, QueueCounts } from "./queue/admin";
-export { type JobOutcome, QueueWorker, type QueueWorkerOptions, type WorkerErrorInfo } from "./queue/queue-worker";
+export { createEnqueuer, type Enqueuer, type EnqueuerSettings } from "./queue/enqueuer";
+export { fromJobText, isWellFormedText, LONE_SURROGATE, readableJobText, toJobText } from "./queue/job-text";
+export type { EnqueueHook, EnqueueInfo, EnqueueTrace, JobTraceContext } from "./queue/job-trace";
+export {
+  type JobOutcome,
+  type QueueIdentity,
+  QueueWorker,
+  type QueueWorkerOptions,
+  type WorkerErrorInfo,
+} from "./queue/queue-worker";
 export {
   type JobRun,
   type QueuedDelivery,
+  type ReadJob,
+  readQueuedDelivery,
   toQueuedDelivery,
   toWorkerContext,
   type WorkerContext,

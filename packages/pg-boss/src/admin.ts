@@ -1,4 +1,4 @@
-import type { FailedDelivery, QueueAdmin, QueueCounts } from "@tidings/core/dispatch";
+import { type FailedDelivery, type QueueAdmin, type QueueCounts, readableJobText } from "@tidings/core/dispatch";
 import { PgBoss } from "pg-boss";
 
 /** The part of a started `PgBoss` instance that the operations below use. */
@@ -38,8 +38,8 @@ export async function listFailed(
   );
   return (rows as FailedRow[]).map((row) => ({
     id: row.id,
-    type: row.type ?? "",
-    deliveryKey: row.delivery_key ?? "",
+    type: readableJobText(row.type ?? ""),
+    deliveryKey: readableJobText(row.delivery_key ?? ""),
     attempts: row.retry_count + 1,
     error: row.error ?? "",
     ...(row.completed_on ? { failedAt: row.completed_on } : {}),

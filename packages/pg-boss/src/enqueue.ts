@@ -1,5 +1,4 @@
-import type { DeliveryContext } from "@tidings/core";
-import { type QueuedDelivery, toQueuedDelivery, within } from "@tidings/core/dispatch";
+import { createEnqueuer, type Enqueuer, type QueuedDelivery } from "@tidings/core/dispatch";
 import type { PgBoss, SendOptions } from "pg-boss";
 import { jobIdFor } from "./job-id";
 
@@ -42,9 +41,7 @@ export type EnqueueTarget = Pick<PgBoss, "send" | "createQueue">;
  * PostgreSQL has stored it: `receiver.onAny(enqueueTo(boss, "deliveries"))`. Creates the queue if it does not exist.
  * A failed or slow enqueue throws, so the Receiver answers 5xx, releases its claim and the sender retries.
  */
-export function enqueueTo(boss: EnqueueTarget, queue: string, options: EnqueueOptions = {}) {
-  const timeoutMs = options.timeoutMs ?? ENQUEUE_DEFAULTS.timeoutMs;
-  const keepVerifiedBody = options.keepVerifiedBody ?? false;
+export function enqueueTo(boss: EnqueueTarget, queue: string, options: EnqueueOptions = {}): Enqueuer {
   const sendOptions: SendOptions = {
     retryLimit: (options.attempts ?? ENQUEUE_DEFAULTS.attempts) - 1,
     retryDelay: options.retryDelaySeconds ?? ENQUEUE_DEFAULTS.retryDelaySeconds,
@@ -61,9 +58,13 @@ export function enqueueTo(boss: EnqueueTarget, queue: string, options: EnqueueOp
     await created;
     await boss.send(queue, data, { ...sendOptions, id });
   };
-  return async (event: object, context: DeliveryContext): Promise<void> => {
-    const data = toQueuedDelivery(event, context, keepVerifiedBody);
-    const sending = send(data, jobIdFor(context.deliveryKey));
-    await within(sending, timeoutMs, () => `Sending the job for ${context.deliveryKey} to pg-boss queue ${queue}`);
-  };
+  return createEnqueuer({
+    system: "pg-boss",
+    queue,
+    jobIdFor,
+    write: send,
+    timeoutMs: options.timeoutMs ?? ENQUEUE_DEFAULTS.timeoutMs,
+    keepVerifiedBody: options.keepVerifiedBody ?? false,
+    describe: (deliveryKey) => `Sending the job for ${deliveryKey} to pg-boss queue ${queue}`,
+  });
 }

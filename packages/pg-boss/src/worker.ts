@@ -23,7 +23,7 @@ export class DeliveryWorker<Events extends EventMap = MessageEvents> extends Que
   readonly #stop: () => Promise<void>;
 
   constructor({ boss, queue, concurrency = 1, logger, ...workOptions }: CreateWorkerOptions) {
-    super(logger ? { logger } : {});
+    super(logger ? { logger } : {}, { system: "pg-boss", queue });
     const options = {
       ...workOptions,
       batchSize: concurrency,

@@ -32,7 +32,9 @@ describeHandOff({
   async runningEventIds(queue) {
     const { rows } = await boss
       .getDb()
-      .executeSql("SELECT data->'event'->>'id' AS id FROM pgboss.job WHERE name = $1 AND state = 'active'", [queue]);
+      .executeSql("SELECT (data->>'event')::jsonb->>'id' AS id FROM pgboss.job WHERE name = $1 AND state = 'active'", [
+        queue,
+      ]);
     return rows.map((row) => (row as { id: string }).id);
   },
   stopServer: () => postgres.stop(),

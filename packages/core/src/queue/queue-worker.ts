@@ -4,7 +4,8 @@ import type { EventMap, MessageEvents } from "../receiver/events";
 import type { AnyEvent, Handler } from "../receiver/handlers";
 import { errorFacts, type Logger, type SafeLogger, safeLogger } from "../receiver/logger";
 import { type HandlerRun, type OutcomeListener, preciseNow } from "../receiver/outcome";
-import { type JobRun, toWorkerContext, type WorkerContext } from "./queued-delivery";
+import type { JobTraceContext } from "./job-trace";
+import { type JobRun, type ReadJob, readQueuedDelivery, type WorkerContext } from "./queued-delivery";
 
 /** Passed to a worker's `onError` listeners: which job failed, and how. */
 export interface WorkerErrorInfo {
@@ -19,6 +20,10 @@ export interface WorkerErrorInfo {
 export interface JobOutcome {
   /** `completed`, `failed` (a handler failed; the engine retries it unless its attempts are used up), or `invalid_job`. */
   code: "completed" | "failed" | "invalid_job";
+  /** The engine, as `messaging.system` names it (`bullmq`, `pg-boss`), when the worker says. */
+  system: string | undefined;
+  /** The queue the job came from, when the worker says. */
+  queue: string | undefined;
   jobId: string;
   attempt: number;
   /** The job's delivery: type, dedup key, endpoint, signed timestamp. Absent for an invalid job. */
@@ -27,6 +32,14 @@ export interface JobOutcome {
   startedAt: number;
   durationMs: number;
   handlers: readonly HandlerRun[];
+  /** The trace context the job carries from its enqueue, when an instrumentation put one there. */
+  trace: JobTraceContext | undefined;
+}
+
+/** Which engine and queue a worker takes jobs from: what its outcomes (and so telemetry) name. */
+export interface QueueIdentity {
+  system: string;
+  queue: string;
 }
 
 export interface QueueWorkerOptions {
@@ -44,9 +57,11 @@ export abstract class QueueWorker<Events extends EventMap = MessageEvents> {
   readonly #errorListeners: ErrorListener<WorkerErrorInfo>[] = [];
   readonly #outcomeListeners: OutcomeListener<JobOutcome>[] = [];
   readonly #logger: SafeLogger;
+  readonly #identity: QueueIdentity | undefined;
 
-  constructor(options: QueueWorkerOptions = {}) {
+  constructor(options: QueueWorkerOptions = {}, identity?: QueueIdentity) {
     this.#logger = safeLogger(options.logger ?? console);
+    this.#identity = identity;
   }
 
   /** Runs `handler` for jobs of these event types. Several handlers for one type all run. */
@@ -84,23 +99,26 @@ export abstract class QueueWorker<Events extends EventMap = MessageEvents> {
     if (this.#outcomeListeners.length === 0) return this.#run(data, job, undefined);
     const startedAt = preciseNow();
     const handlers: HandlerRun[] = [];
-    const delivery: { context?: WorkerContext } = {};
+    const delivery: { read?: ReadJob } = {};
     const finish = (code: JobOutcome["code"]) => {
       const outcome: JobOutcome = {
         code,
+        system: this.#identity?.system,
+        queue: this.#identity?.queue,
         jobId: job.id,
         attempt: job.attempt,
-        delivery: delivery.context,
+        delivery: delivery.read?.context,
         startedAt,
         durationMs: preciseNow() - startedAt,
         handlers,
+        trace: delivery.read?.trace,
       };
       notifyListeners(this.#outcomeListeners, [outcome], this.#logger);
     };
     return this.#run(data, job, { handlers, delivery }).then(
       () => finish("completed"),
       (error: unknown) => {
-        finish(delivery.context ? "failed" : "invalid_job");
+        finish(delivery.read ? "failed" : "invalid_job");
         throw error;
       },
     );
@@ -109,17 +127,17 @@ export abstract class QueueWorker<Events extends EventMap = MessageEvents> {
   async #run(
     data: unknown,
     job: JobRun,
-    trace: { handlers: HandlerRun[]; delivery: { context?: WorkerContext } } | undefined,
+    trace: { handlers: HandlerRun[]; delivery: { read?: ReadJob } } | undefined,
   ): Promise<void> {
-    let context: WorkerContext;
+    let read: ReadJob;
     try {
-      context = toWorkerContext(data, job);
+      read = readQueuedDelivery(data, job);
     } catch (error) {
       this.#report(error, { code: "invalid_job", jobId: job.id, attempt: job.attempt });
       throw error;
     }
-    if (trace) trace.delivery.context = context;
-    const event = (data as { event: unknown }).event;
+    if (trace) trace.delivery.read = read;
+    const { event, context } = read;
     const failures = await this.#dispatcher.dispatch(event, context, trace?.handlers);
     if (failures.length === 0) return;
     for (const failure of failures) {
