@@ -71,6 +71,30 @@ describe("a secret resolver", () => {
     expect(new Set(keys).size).toBe(2);
   });
 
+  it("scopes dedup by the resolver's dedupScope when it gives one: endpoints in one scope dedup together", async () => {
+    const keys: string[] = [];
+    const scopes: Record<string, string> = { a: "shared", b: "shared", c: "own" };
+    const receiver = createReceiver({
+      secret: ({ params }) => ({ secret: SECRET, endpoint: params.n, dedupScope: scopes[params.n ?? ""] }),
+    }).onAny((_event, context) => {
+      keys.push(`${context.endpoint} ${context.deliveryKey}`);
+    });
+    const at = (n: string) => receiver.receive({ ...signed(event()), target: { path: `/${n}`, params: { n } } });
+    expect([(await at("a")).code, (await at("b")).code, (await at("c")).code]).toEqual([
+      "accepted",
+      "duplicate",
+      "accepted",
+    ]);
+    expect(keys).toEqual(["a endpoint:shared:event:evt_1", "c endpoint:own:event:evt_1"]);
+    for (const dedupScope of ["", 42]) {
+      const refusing = createReceiver({
+        secret: () => ({ secret: SECRET, dedupScope: dedupScope as string }),
+        logger: quietLogger,
+      });
+      expect((await refusing.receive(signed(event()))).code).toBe("secret_unavailable");
+    }
+  });
+
   it("answers 404 unknown_endpoint without checking any signature, and logs that once", async () => {
     const warned: unknown[] = [];
     const reported: ReceiveErrorInfo[] = [];

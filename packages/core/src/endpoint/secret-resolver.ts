@@ -8,6 +8,14 @@ export interface ResolvedEndpoint {
   secret: EndpointSecret;
   /** Names the endpoint: scopes the dedup key, reaches handlers as `context.endpoint`, and labels metrics. */
   endpoint?: string | undefined;
+  /**
+   * Scopes the dedup key instead of `endpoint`: endpoints given one scope dedup together. The signature covers the
+   * body, not the URL, so a delivery captured at one endpoint verifies at every endpoint sharing its secret, and a
+   * lookup that normalises (case, whitespace) finds one endpoint under several spellings: give all of them one
+   * scope (the secret's record id, say), and the capture replayed there is a duplicate, not another run. Endpoints
+   * in one scope suppress each other's event ids: never share one with an endpoint whose secret someone else holds.
+   */
+  dedupScope?: string | undefined;
 }
 
 /**
@@ -22,15 +30,20 @@ export type SecretResolver = (
 export interface EndpointSecrets {
   secrets: SecretSet;
   endpoint: string | undefined;
+  /** What scopes the dedup key: the resolver's `dedupScope`, else the endpoint label. */
+  dedupScope: string | undefined;
 }
 
 function toEndpointSecrets(found: ResolvedEndpoint | undefined | null): EndpointSecrets | undefined {
   if (found === undefined || found === null) return undefined;
-  const { secret, endpoint } = found;
+  const { secret, endpoint, dedupScope } = found;
   if (endpoint !== undefined && (typeof endpoint !== "string" || endpoint === "")) {
     throw new TypeError("The secret resolver's endpoint must be a non-empty string");
   }
-  return { secrets: toSecretSet(secret), endpoint };
+  if (dedupScope !== undefined && (typeof dedupScope !== "string" || dedupScope === "")) {
+    throw new TypeError("The secret resolver's dedupScope must be a non-empty string");
+  }
+  return { secrets: toSecretSet(secret), endpoint, dedupScope: dedupScope ?? endpoint };
 }
 
 /** Asks the resolver about the request and checks what it returned. Sync when the resolver is. */

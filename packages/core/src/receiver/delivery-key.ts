@@ -1,9 +1,10 @@
 /**
- * The dedup key of a delivery at an endpoint: `endpoint:<label>:<key>`, the label encoded so that no label can end
- * early and take over another endpoint's keys (`a:event:x` and `a` with the id `x:event:…`).
+ * The dedup key of a delivery in a dedup scope (the endpoint label, unless the resolver gave a `dedupScope`):
+ * `endpoint:<scope>:<key>`, the scope encoded so that no scope can end early and take over another's keys (`a:event:x`
+ * and `a` with the id `x:event:…`).
  */
-export function endpointKey(label: string, key: string): string {
-  return `endpoint:${encodeLabel(label)}:${key}`;
+export function endpointKey(scope: string, key: string): string {
+  return `endpoint:${encodeLabel(scope)}:${key}`;
 }
 
 /**

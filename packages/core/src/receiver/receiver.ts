@@ -211,7 +211,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     // Only now, after the cheap checks, is the resolver asked (it may query a database).
     let found: EndpointSecrets;
     if (options.secrets) {
-      found = { secrets: options.secrets, endpoint: undefined };
+      found = { secrets: options.secrets, endpoint: undefined, dedupScope: undefined };
     } else {
       const resolving = this.#resolveEndpoint(request, trace);
       const resolved = isPromiseLike(resolving) ? await this.#withinResolverTimeout(resolving) : resolving;
@@ -219,7 +219,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       found = resolved;
       if (trace) trace.endpoint = found.endpoint;
     }
-    const { secrets, endpoint } = found;
+    const { secrets, endpoint, dedupScope } = found;
     // With deadlines (`notAfter`), only the secrets still valid verify; `secretIndex` still counts configured ones.
     const active = secrets.notAfter && activeSecrets(secrets.values, secrets.notAfter, options.nowMs());
     signed.secrets = active ? active.values : secrets.values;
@@ -244,8 +244,9 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       const key = id === undefined ? `signature:${verified.signature}` : `event:${id}`;
       context = {
         type,
-        // Two endpoints never suppress each other's events; the label is encoded, so no label can forge another's key.
-        deliveryKey: endpoint === undefined ? key : endpointKey(endpoint, key),
+        // Two scopes (endpoints, unless the resolver says otherwise) never suppress each other's events; the scope is
+        // encoded, so no scope can forge another's key.
+        deliveryKey: dedupScope === undefined ? key : endpointKey(dedupScope, key),
         timestamp: verified.timestamp,
         secretIndex: active ? (active.indexes[verified.secretIndex] as number) : verified.secretIndex,
         endpoint,
