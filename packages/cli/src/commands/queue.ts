@@ -69,7 +69,7 @@ function failedTable(jobs: readonly FailedDelivery[]): string {
 }
 
 function statsTable(counts: readonly StateCount[]): string {
-  return table(counts.map(({ state, count, meaning }) => [state, String(count), meaning ?? ""]));
+  return table(counts.map(({ state, count }) => [state, String(count)]));
 }
 
 const counted = (counts: readonly StateCount[]) => Object.fromEntries(counts.map(({ state, count }) => [state, count]));

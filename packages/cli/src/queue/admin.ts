@@ -4,8 +4,6 @@ import type { FailedDelivery } from "@tidings/core/dispatch";
 export interface StateCount {
   state: string;
   count: number;
-  /** What the state means, where its name does not say it. */
-  meaning?: string;
 }
 
 /** A job found by its id or by the delivery key it carries. */

@@ -76,16 +76,12 @@ export async function openBullmq(url: string, name: string): Promise<AdminQueue>
     stats: guarded(async () => {
       const counts = await queue.getJobCounts("waiting", "prioritized", "delayed", "active", "completed", "failed");
       return [
-        { state: "waiting", count: counts.waiting ?? 0, meaning: "ready to run" },
-        { state: "prioritized", count: counts.prioritized ?? 0, meaning: "ready to run, taken by priority" },
-        {
-          state: "delayed",
-          count: counts.delayed ?? 0,
-          meaning: "to run later: waiting out a retry's backoff or a delay",
-        },
-        { state: "active", count: counts.active ?? 0, meaning: "running now" },
+        { state: "waiting", count: counts.waiting ?? 0 },
+        { state: "prioritized", count: counts.prioritized ?? 0 },
+        { state: "delayed", count: counts.delayed ?? 0 },
+        { state: "active", count: counts.active ?? 0 },
         { state: "completed", count: counts.completed ?? 0 },
-        { state: "failed", count: counts.failed ?? 0, meaning: "used up their attempts: tidings queue failed" },
+        { state: "failed", count: counts.failed ?? 0 },
       ];
     }),
     async close() {

@@ -109,15 +109,11 @@ export async function openPgBoss(url: string, name: string): Promise<AdminQueue>
       );
       const by = new Map((rows as { state: string; count: number }[]).map((row) => [row.state, row.count]));
       return [
-        { state: "waiting", count: by.get("waiting") ?? 0, meaning: "ready to run" },
-        {
-          state: "delayed",
-          count: by.get("delayed") ?? 0,
-          meaning: "to run later: waiting out a retry's backoff or a delay",
-        },
-        { state: "active", count: by.get("active") ?? 0, meaning: "running now" },
+        { state: "waiting", count: by.get("waiting") ?? 0 },
+        { state: "delayed", count: by.get("delayed") ?? 0 },
+        { state: "active", count: by.get("active") ?? 0 },
         { state: "completed", count: by.get("completed") ?? 0 },
-        { state: "failed", count: by.get("failed") ?? 0, meaning: "used up their attempts: tidings queue failed" },
+        { state: "failed", count: by.get("failed") ?? 0 },
         { state: "cancelled", count: by.get("cancelled") ?? 0 },
       ];
     }),
