@@ -11,8 +11,8 @@ import type { HandlerRun } from "@tidings/core";
 import { errorType } from "./attributes";
 import type { Recorder } from "./telemetry";
 
-/** What `recordException` accepts, from anything a handler threw. */
-function exceptionOf(error: unknown): Exception {
+/** What `recordException` accepts, from anything a handler (or an engine) threw. */
+export function exceptionOf(error: unknown): Exception {
   if (typeof error === "string") return error;
   if (typeof error === "object" && error !== null && ("message" in error || "name" in error)) return error as Exception;
   return String(error);
@@ -36,8 +36,10 @@ export function recordHandlerRuns(
     handlerDuration.record(run.durationMs / 1000, attributes);
     if (parent === undefined) continue;
     const endTime = run.startedAt + run.durationMs;
+    // The function's name is an attribute, not part of the span's name: span names stay few, whatever the app calls
+    // its handlers.
     const span = tracer.startSpan(
-      `tidings.handler ${run.name}`,
+      "tidings.handler",
       { kind: SpanKind.INTERNAL, startTime: run.startedAt, attributes },
       parent,
     );

@@ -1,22 +1,32 @@
 import { context } from "@opentelemetry/api";
 import type { DeliveryOutcome } from "@tidings/core";
-import type { JobOutcome } from "@tidings/core/dispatch";
+import type { EnqueueHook, JobOutcome } from "@tidings/core/dispatch";
 import { recordDelivery } from "./delivery";
 import { recordJob } from "./job";
+import { enqueueHook } from "./producer";
 import { type InstrumentOptions, Telemetry } from "./telemetry";
 
-/** A Receiver (`createReceiver`) or a queue worker (`createWorker` of `@tidings/bullmq`, `@tidings/pg-boss`). */
+/**
+ * A Receiver (`createReceiver`), a queue worker (`createWorker`) or an enqueuer (`enqueueTo`) of `@tidings/bullmq` or
+ * `@tidings/pg-boss`.
+ */
 export type Instrumentable =
   | { onOutcome(listener: (outcome: DeliveryOutcome) => unknown): unknown }
-  | { onOutcome(listener: (outcome: JobOutcome) => unknown): unknown };
+  | { onOutcome(listener: (outcome: JobOutcome) => unknown): unknown }
+  | { onEnqueue(hook: EnqueueHook): unknown };
 
 /**
- * Records a span and metrics for every delivery a Receiver answers, or for every job run of a queue worker, with a
- * child span per handler run. The spans' parent is the context active when the outcome is emitted: the HTTP server
- * span of the request, when HTTP instrumentation is on.
+ * Records a span and metrics for every delivery a Receiver answers, every enqueue of an enqueuer (whose trace context
+ * the job then carries) or every job run of a queue worker, with a child span per handler run. A delivery's and an
+ * enqueue's parent is the context active then: the HTTP server span of the request, when HTTP instrumentation is on;
+ * a job run's is the enqueue's span.
  */
 export function instrument(target: Instrumentable, options: InstrumentOptions = {}): void {
   const telemetry = new Telemetry(options);
+  if ("onEnqueue" in target) {
+    target.onEnqueue(enqueueHook(telemetry));
+    return;
+  }
   target.onOutcome((outcome: DeliveryOutcome | JobOutcome) => {
     const recorder = telemetry.recorder();
     if (recorder === undefined) return;

@@ -1,8 +1,10 @@
-import { type Attributes, type Context, SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import { type Attributes, type Context, type Link, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { JobOutcome } from "@tidings/core/dispatch";
 import { recordableKey } from "./attributes";
 import { childContext, recordHandlerRuns } from "./handler-runs";
+import { messagingAttributes, messagingSpanName } from "./messaging";
 import type { Recorder } from "./telemetry";
+import { fromJobTrace } from "./trace-context";
 
 /** What both the metrics and the span of a job run carry (a new object per call: see `commonAttributes` of a delivery). */
 function commonAttributes({ code, delivery }: JobOutcome): Attributes {
@@ -12,18 +14,27 @@ function commonAttributes({ code, delivery }: JobOutcome): Attributes {
   return attributes;
 }
 
-/** A job run's span (with one child per handler run) and its metrics. */
-export function recordJob(recorder: Recorder, outcome: JobOutcome, parent: Context): void {
-  const { code, delivery, startedAt, durationMs } = outcome;
+/**
+ * A job run's CONSUMER span (`process <queue>`, with one child per handler run) and its metrics. When the job carries
+ * its enqueue's trace context, the span is that PRODUCER span's child, and links to it as messaging semantic
+ * conventions ask of a process span, so the POST, the enqueue and every run of the job are one trace.
+ */
+export function recordJob(recorder: Recorder, outcome: JobOutcome, active: Context): void {
+  const { code, delivery, startedAt, durationMs, system, queue } = outcome;
   const { tracer, instruments } = recorder;
+  const failed = code !== "completed";
   const metricAttributes = commonAttributes(outcome);
   instruments.jobs.add(1, metricAttributes);
   instruments.jobDuration.record(durationMs / 1000, metricAttributes);
+  const processAttributes = messagingAttributes("process", system, queue);
+  if (failed) processAttributes["error.type"] = code;
+  instruments.processDuration.record(durationMs / 1000, processAttributes);
 
   const attributes = commonAttributes(outcome);
+  Object.assign(attributes, messagingAttributes("process", system, queue));
   attributes["tidings.job.attempt"] = outcome.attempt;
   if (delivery === undefined) {
-    attributes["tidings.job.id"] = outcome.jobId;
+    attributes["messaging.message.id"] = outcome.jobId;
   } else {
     attributes["tidings.secret_index"] = delivery.secretIndex;
     attributes["tidings.timestamp"] = delivery.timestamp;
@@ -31,12 +42,18 @@ export function recordJob(recorder: Recorder, outcome: JobOutcome, parent: Conte
     // Engines derive the job id from the delivery key: it holds the signature whenever the key does.
     if (key !== undefined) {
       attributes["tidings.delivery_key"] = key;
-      attributes["tidings.job.id"] = outcome.jobId;
+      attributes["messaging.message.id"] = outcome.jobId;
     }
   }
-  const failed = code !== "completed";
   if (failed) attributes["error.type"] = code;
-  const span = tracer.startSpan("tidings.job", { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, parent);
+  const creation = outcome.trace && fromJobTrace(outcome.trace);
+  const parent = creation ? trace.setSpanContext(active, creation) : active;
+  const links: Link[] = creation ? [{ context: creation }] : [];
+  const span = tracer.startSpan(
+    messagingSpanName("process", queue),
+    { kind: SpanKind.CONSUMER, startTime: startedAt, attributes, links },
+    parent,
+  );
   if (failed) span.setStatus({ code: SpanStatusCode.ERROR, message: code });
   recordHandlerRuns(recorder, outcome.handlers, delivery?.type, childContext(span, parent));
   span.end(startedAt + durationMs);

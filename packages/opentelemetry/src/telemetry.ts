@@ -27,6 +27,12 @@ export interface Instruments {
   clockSkew: Histogram;
   jobs: Counter;
   jobDuration: Histogram;
+  /** `messaging.client.operation.duration` of messaging semantic conventions: each enqueue's write. */
+  sendDuration: Histogram;
+  /** `messaging.client.sent.messages`: jobs written (or refused, with `error.type`). */
+  sentMessages: Counter;
+  /** `messaging.process.duration`: each run of a job. */
+  processDuration: Histogram;
 }
 
 /** What OpenTelemetry's HTTP semantic conventions advise for `http.server.request.duration`, in seconds. */
@@ -58,6 +64,16 @@ function instrumentsOf(meter: Meter): Instruments {
     }),
     jobs: meter.createCounter("tidings.jobs", { description: "Runs of queued deliveries, by outcome.", unit: "{run}" }),
     jobDuration: duration(meter, "tidings.job.duration", "One run of a queued delivery."),
+    sendDuration: duration(
+      meter,
+      "messaging.client.operation.duration",
+      "Duration of a messaging operation initiated by a producer or consumer client.",
+    ),
+    sentMessages: meter.createCounter("messaging.client.sent.messages", {
+      description: "Number of messages producer attempted to send to the broker.",
+      unit: "{message}",
+    }),
+    processDuration: duration(meter, "messaging.process.duration", "Duration of processing operation."),
   };
 }
 

@@ -38,7 +38,7 @@ it("by default records with the global providers, also those registered after in
 
   const spans = sdk.spans();
   expect(spans.map((span) => [span.name, span.attributes["tidings.delivery_key"]])).toEqual([
-    ["tidings.handler record", undefined],
+    ["tidings.handler", undefined],
     ["tidings.delivery", "event:evt_both"],
   ]);
   expect(spans[0]?.instrumentationScope).toMatchObject({ name: "@tidings/opentelemetry", version });

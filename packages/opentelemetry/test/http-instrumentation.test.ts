@@ -27,7 +27,7 @@ it("under OpenTelemetry's HTTP instrumentation, the delivery span is a child of 
   expect(answer).toEqual({ status: 200, code: "accepted" });
   const server = spans.find((span) => span.kind === SpanKind.SERVER);
   const delivery = spans.find((span) => span.name === "tidings.delivery");
-  const handler = spans.find((span) => span.name === "tidings.handler markDelivered");
+  const handler = spans.find((span) => span.name === "tidings.handler");
   expect(server?.scope).toBe("@opentelemetry/instrumentation-http");
   expect(delivery?.traceId).toBe(server?.traceId);
   expect(delivery?.parentSpanId).toBe(server?.spanId);

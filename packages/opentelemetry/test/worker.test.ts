@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => redis.stop());
 
-it("a real BullMQ worker: a span per job run with its handlers, and job metrics by outcome", async () => {
+it("a real BullMQ worker: a CONSUMER span per job run with its handlers, and job metrics by outcome", async () => {
   const connection = { host: "127.0.0.1", port: redis.port };
   const queue = new Queue("deliveries", { connection });
   const receiver = createReceiver({ secret: SECRET }).onAny(
@@ -32,17 +32,27 @@ it("a real BullMQ worker: a span per job run with its handlers, and job metrics 
   const headers = { "service-signature": signature };
   expect((await receiver.receive({ rawBody: new TextEncoder().encode(body), headers })).code).toBe("accepted");
   await queue.add("stray", { not: "a delivery" }, { jobId: "stray-1", attempts: 1 });
-  await vi.waitFor(() => expect(sdk.spanNamed("tidings.job")).toHaveLength(3), { timeout: 30_000, interval: 50 });
+  await vi.waitFor(() => expect(sdk.spanNamed("process deliveries")).toHaveLength(3), {
+    timeout: 30_000,
+    interval: 50,
+  });
 
-  const jobs = sdk.spanNamed("tidings.job");
+  const jobs = sdk.spanNamed("process deliveries");
   const byOutcome = (code: string) => jobs.filter((span) => span.attributes["tidings.outcome"] === code);
   const [failed] = byOutcome("failed");
   const [completed] = byOutcome("completed");
   const [invalid] = byOutcome("invalid_job");
+  const messaging = {
+    "messaging.system": "bullmq",
+    "messaging.operation.type": "process",
+    "messaging.operation.name": "process",
+    "messaging.destination.name": "deliveries",
+  };
   const facts = {
+    ...messaging,
+    "messaging.message.id": "event%3Aevt_job",
     "tidings.event.type": "message.failed",
     "tidings.delivery_key": "event:evt_job",
-    "tidings.job.id": "event%3Aevt_job",
     "tidings.secret_index": 0,
   };
   expect(failed?.attributes).toMatchObject({ ...facts, "tidings.job.attempt": 1, "error.type": "failed" });
@@ -51,25 +61,27 @@ it("a real BullMQ worker: a span per job run with its handlers, and job metrics 
   expect(completed?.attributes["error.type"]).toBeUndefined();
   expect(completed?.status.code).toBe(SpanStatusCode.UNSET);
   expect(invalid?.attributes).toEqual({
+    ...messaging,
     "tidings.outcome": "invalid_job",
-    "tidings.job.id": "stray-1",
+    "messaging.message.id": "stray-1",
     "tidings.job.attempt": 1,
     "error.type": "invalid_job",
   });
   expect(invalid?.status.code).toBe(SpanStatusCode.ERROR);
   for (const job of jobs) {
-    expect(job.kind).toBe(SpanKind.INTERNAL);
-    // Nothing is active in BullMQ's processor: each run is its own trace.
+    expect(job.kind).toBe(SpanKind.CONSUMER);
+    // The receiver was not instrumented, so the jobs carry no trace context: each run is its own trace.
     expect(job.parentSpanContext).toBeUndefined();
+    expect(job.links).toEqual([]);
   }
 
   const handlerOf = (job: typeof failed) => sdk.childrenOf(job as NonNullable<typeof job>);
   const [firstRun] = handlerOf(failed);
-  expect(firstRun?.name).toBe("tidings.handler alertSupport");
+  expect([firstRun?.name, firstRun?.attributes["tidings.handler.name"]]).toEqual(["tidings.handler", "alertSupport"]);
   expect(firstRun?.status).toEqual({ code: SpanStatusCode.ERROR, message: "support desk unreachable" });
   expect(firstRun?.events.map((event) => event.name)).toEqual(["exception"]);
   expect(handlerOf(completed).map((span) => [span.name, span.status.code])).toEqual([
-    ["tidings.handler alertSupport", SpanStatusCode.UNSET],
+    ["tidings.handler", SpanStatusCode.UNSET],
   ]);
   expect(handlerOf(invalid)).toEqual([]);
 
@@ -92,6 +104,16 @@ it("a real BullMQ worker: a span per job run with its handlers, and job metrics 
     [{ ...handler, "error.type": "Error" }, 1],
     [handler, 1],
   ]);
+  // Messaging semantic conventions' process duration, by queue, with error.type for the runs that failed.
+  const process = await sdk.histogram("messaging.process.duration");
+  expect(process.map((point) => [point.attributes, point.count])).toEqual(
+    expect.arrayContaining([
+      [{ ...messaging, "error.type": "failed" }, 1],
+      [messaging, 1],
+      [{ ...messaging, "error.type": "invalid_job" }, 1],
+    ]),
+  );
+  expect(process).toHaveLength(3);
 
   await worker.close();
   await queue.close();

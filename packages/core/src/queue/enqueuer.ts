@@ -36,8 +36,10 @@ export interface EnqueuerSettings {
 export function createEnqueuer(settings: EnqueuerSettings): Enqueuer {
   const { system, queue, jobIdFor, write, timeoutMs, keepVerifiedBody, describe } = settings;
   const hooks: EnqueueHook[] = [];
-  const store = (data: QueuedDelivery, jobId: string, context: DeliveryContext) =>
-    within(write(data, jobId, context), timeoutMs, () => describe(context.deliveryKey));
+  const store = (data: QueuedDelivery, jobId: string, context: DeliveryContext, around?: EnqueueTrace) => {
+    const writing = around?.around ? around.around(() => write(data, jobId, context)) : write(data, jobId, context);
+    return within(writing, timeoutMs, () => describe(context.deliveryKey));
+  };
   const enqueue = (async (event: object, context: DeliveryContext): Promise<void> => {
     const data = toQueuedDelivery(event, context, keepVerifiedBody);
     const jobId = jobIdFor(context.deliveryKey);
@@ -49,7 +51,12 @@ export function createEnqueuer(settings: EnqueuerSettings): Enqueuer {
     const trace = traces.find((started) => started.trace !== undefined)?.trace;
     if (trace !== undefined) data.trace = trace;
     try {
-      await store(data, jobId, context);
+      await store(
+        data,
+        jobId,
+        context,
+        traces.find((started) => started.around !== undefined),
+      );
     } catch (error) {
       endTraces(traces, [error]);
       throw error;

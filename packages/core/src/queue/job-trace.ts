@@ -23,6 +23,11 @@ export interface EnqueueInfo {
 /** What a hook gives back for one enqueue: the context the job carries, and what to call once the write settled. */
 export interface EnqueueTrace {
   trace?: JobTraceContext | undefined;
+  /**
+   * Runs the engine's write, e.g. in the trace's context, so that spans the engine's client opens are children of
+   * the enqueue's. Optional: without it the write runs as it is.
+   */
+  around?<T>(write: () => T): T;
   /** Called once, with the error when the write failed or timed out. */
   end(error?: unknown): void;
 }
