@@ -45,7 +45,14 @@ describe("numeric event ids", () => {
     expect(numberSource(body('\uFEFF {"s":"}\\",\\"id\\":5","id"\n:\t9007199254740993 }'), "id")).toBe(
       "9007199254740993",
     );
-    expect(numberSource(body('{"id":"9007199254740993"}'), "id")).toBeUndefined();
+  });
+
+  it("are read exactly from a body of a mebibyte of escapes too", async () => {
+    const { receiver, seen } = recording();
+    const filler = "\\n\\\"".repeat(170_000);
+    const body = `{"note":"${filler}","type":"message.sent","id":18446744073709551615}`;
+    expect((await receiver.receive(delivery(body))).code).toBe("accepted");
+    expect(seen[0]?.deliveryKey).toBe("event:18446744073709551615");
   });
 
   it("property: the id's exact text, whatever surrounds it, and one run per distinct id", async () => {

@@ -34,16 +34,18 @@ export interface EndpointSecrets {
   dedupScope: string | undefined;
 }
 
+function label(found: ResolvedEndpoint, name: "endpoint" | "dedupScope"): string | undefined {
+  const value = found[name];
+  if (value !== undefined && (typeof value !== "string" || value === "")) {
+    throw new TypeError(`The secret resolver's ${name} must be a non-empty string`);
+  }
+  return value;
+}
+
 function toEndpointSecrets(found: ResolvedEndpoint | undefined | null): EndpointSecrets | undefined {
   if (found === undefined || found === null) return undefined;
-  const { secret, endpoint, dedupScope } = found;
-  if (endpoint !== undefined && (typeof endpoint !== "string" || endpoint === "")) {
-    throw new TypeError("The secret resolver's endpoint must be a non-empty string");
-  }
-  if (dedupScope !== undefined && (typeof dedupScope !== "string" || dedupScope === "")) {
-    throw new TypeError("The secret resolver's dedupScope must be a non-empty string");
-  }
-  return { secrets: toSecretSet(secret), endpoint, dedupScope: dedupScope ?? endpoint };
+  const endpoint = label(found, "endpoint");
+  return { secrets: toSecretSet(found.secret), endpoint, dedupScope: label(found, "dedupScope") ?? endpoint };
 }
 
 /** Asks the resolver about the request and checks what it returned. Sync when the resolver is. */

@@ -15,7 +15,7 @@ export interface SecretSet {
   notAfter: readonly number[] | undefined;
 }
 
-/** Some of the configured secrets, and where each sits in the configured list (what `secretIndex` reports). */
+/** The secrets still valid at `nowMs`, and where each sits in the configured list (what `secretIndex` reports). */
 export interface ActiveSecrets {
   values: readonly string[];
   indexes: readonly number[];
@@ -63,19 +63,4 @@ export function activeSecrets(values: readonly string[], notAfter: readonly numb
     }
   }
   return { values: active, indexes };
-}
-
-/** The secrets `activeSecrets` left out: those past their deadline, with their places in the configured list. */
-export function retiredSecrets(values: readonly string[], active: ActiveSecrets): ActiveSecrets {
-  const retired: string[] = [];
-  const indexes: number[] = [];
-  let next = 0;
-  for (const [index, value] of values.entries()) {
-    if (active.indexes[next] === index) next++;
-    else {
-      retired.push(value);
-      indexes.push(index);
-    }
-  }
-  return { values: retired, indexes };
 }

@@ -7,6 +7,9 @@ export function endpointKey(scope: string, key: string): string {
   return `endpoint:${encodeLabel(scope)}:${key}`;
 }
 
+// A high surrogate with no low one after it, or a low one with no high one before it.
+const LONE = /([\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF])/;
+
 /**
  * `encodeURIComponent`, which throws on a lone surrogate. A label holding one (the resolver returns what it likes) is
  * written with each lone surrogate as `%uXXXX`, which `encodeURIComponent` never writes (its `%` is always followed
@@ -16,23 +19,10 @@ export function encodeLabel(label: string): string {
   try {
     return encodeURIComponent(label);
   } catch {
-    return encodeIllFormed(label);
+    // split() with a capturing group: well-formed runs at even places, the lone surrogates between them at odd ones.
+    return label
+      .split(LONE)
+      .map((part, i) => (i % 2 ? `%u${part.charCodeAt(0).toString(16).toUpperCase()}` : encodeURIComponent(part)))
+      .join("");
   }
-}
-
-function encodeIllFormed(label: string): string {
-  let encoded = "";
-  let start = 0;
-  for (let i = 0; i < label.length; i++) {
-    const unit = label.charCodeAt(i);
-    if (unit < 0xd800 || unit > 0xdfff) continue;
-    const next = label.charCodeAt(i + 1);
-    if (unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-      i++;
-      continue;
-    }
-    encoded += `${encodeURIComponent(label.slice(start, i))}%u${unit.toString(16).toUpperCase()}`;
-    start = i + 1;
-  }
-  return encoded + encodeURIComponent(label.slice(start));
 }

@@ -8,7 +8,6 @@ import { type DeliveryEvent, parseEvent } from "../event";
 import { type HeaderSource, headerValue } from "../http/headers";
 import { ACCEPTED, DUPLICATE, errorResult, type ReceiveResult } from "../http/result";
 import { requirePayloadBytes } from "../payload";
-import { startSharedDeadline } from "../shared-deadline";
 import type { ClaimResult } from "../store/delivery-store";
 import { parseSignedDelivery, type SignedDelivery } from "../verification";
 import { matchSignature } from "../verify-async";
@@ -394,18 +393,16 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     resolving: Promise<EndpointSecrets | ReceiveResult>,
   ): Promise<EndpointSecrets | ReceiveResult> {
     const { resolverTimeoutMs } = this.#options;
-    return new Promise((resolve) => {
-      const deadline = startSharedDeadline(resolverTimeoutMs, () => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<ReceiveResult>((resolve) => {
+      timer = setTimeout(() => {
         const error = new Error(
           `The secret resolver did not settle within ${resolverTimeoutMs} ms (resolverTimeoutMs).`,
         );
         resolve(this.#resolverFailed(error));
-      });
-      resolving.then((resolved) => {
-        deadline.clear();
-        resolve(resolved);
-      });
+      }, resolverTimeoutMs);
     });
+    return Promise.race([resolving.finally(() => clearTimeout(timer)), timedOut]);
   }
 
   #resolverFailed(error: unknown): ReceiveResult {
@@ -431,14 +428,11 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     // Labels come from the resolver, which may echo the path: a holder of a leaked old secret must not grow this.
     if (warned.size >= MAX_WARNED_ENDPOINTS) warned.clear();
     warned.add(endpoint);
-    const where = endpoint === undefined ? "" : ` to endpoint ${JSON.stringify(endpoint)}`;
     this.#options.logger.warn({
-      message:
-        `[tidings] A delivery${where} was signed with secret ${secretIndex}, past its notAfter, and answered ` +
-        "signature_mismatch: the sender still signs with the retired secret (or someone else holds it).",
+      message: `[tidings] Signed with secret ${secretIndex}, past its notAfter: the sender still uses it (answered signature_mismatch).`,
       code: "retired_secret",
       secretIndex,
-      ...(endpoint !== undefined && { endpoint }),
+      endpoint,
     });
   }
 

@@ -1,4 +1,4 @@
-import { type ActiveSecrets, retiredSecrets } from "../endpoint/secret-set";
+import type { ActiveSecrets } from "../endpoint/secret-set";
 import type { VerifyOptions } from "../tolerance";
 import type { SignedDelivery } from "../verification";
 import { matchSignature } from "../verify-async";
@@ -14,11 +14,10 @@ export async function retiredSecretIndex(
   active: ActiveSecrets,
   verifyOptions: VerifyOptions,
 ): Promise<number | undefined> {
-  const retired = retiredSecrets(values, active);
-  if (retired.values.length === 0) return undefined;
+  const retired = values.flatMap((_, index) => (active.indexes.includes(index) ? [] : [index]));
   try {
-    const matched = await matchSignature({ ...delivery, secrets: retired.values }, verifyOptions);
-    return retired.indexes[matched.secretIndex];
+    const secrets = retired.map((index) => values[index] as string);
+    return retired[(await matchSignature({ ...delivery, secrets }, verifyOptions)).secretIndex];
   } catch {
     // No retired secret matched either, or it signed outside the window (an old capture, not a sender behind).
     return undefined;
