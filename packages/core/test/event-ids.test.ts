@@ -49,7 +49,7 @@ describe("numeric event ids", () => {
 
   it("are read exactly from a body of a mebibyte of escapes too", async () => {
     const { receiver, seen } = recording();
-    const filler = "\\n\\\"".repeat(170_000);
+    const filler = '\\n\\"'.repeat(170_000);
     const body = `{"note":"${filler}","type":"message.sent","id":18446744073709551615}`;
     expect((await receiver.receive(delivery(body))).code).toBe("accepted");
     expect(seen[0]?.deliveryKey).toBe("event:18446744073709551615");
