@@ -13,11 +13,13 @@ const UNVERIFIED_ENDPOINT = "unverified";
  * properties a shape of its own, which costs microseconds per delivery. `endpoint` is the label to record.
  */
 function commonAttributes(
-  { code, status, target, delivery }: DeliveryOutcome,
+  { code, status, target, delivery, retiredSecretIndex }: DeliveryOutcome,
   endpoint: string | undefined,
 ): Attributes {
   const attributes: Attributes = { "tidings.outcome": code, "http.response.status_code": status };
   if (target?.route !== undefined) attributes["http.route"] = target.route;
+  // A sender still on a rotated-out secret, told apart from a wrong secret (the sender's answer is the same).
+  if (retiredSecretIndex !== undefined) attributes["tidings.secret.retired"] = true;
   if (endpoint !== undefined) attributes["tidings.endpoint"] = endpoint;
   if (delivery !== undefined) attributes["tidings.event.type"] = delivery.type;
   return attributes;
@@ -52,6 +54,7 @@ export function recordDelivery(recorder: Recorder, outcome: DeliveryOutcome, par
   const attributes = commonAttributes(outcome, outcome.endpoint ?? delivery?.endpoint);
   addMethod(attributes, outcome.method);
   if (target?.path) attributes["url.path"] = target.path;
+  if (outcome.retiredSecretIndex !== undefined) attributes["tidings.secret_index"] = outcome.retiredSecretIndex;
   if (delivery !== undefined) {
     attributes["tidings.duplicate"] = code === "duplicate";
     attributes["tidings.secret_index"] = delivery.secretIndex;

@@ -155,6 +155,35 @@ describe("a delivery's span, handler spans and metrics", () => {
     expect(await sdk.histogram("tidings.clock_skew")).toEqual([]);
   });
 
+  it("signed with a secret past its notAfter: answered as a wrong secret, marked retired with the secret's index", async () => {
+    const rotation = [{ value: "whsec_retired", notAfter: Date.now() - 60_000 }, SECRET];
+    const receiver = createReceiver({ secret: rotation, logger: quiet });
+    const url = await serve(receiver);
+
+    expect(await post(url, delivery({ type: "message.sent", id: "evt_old" }, { secret: "whsec_retired" }))).toEqual({
+      status: 400,
+      code: "signature_mismatch",
+    });
+
+    const { span } = deliverySpan();
+    expect(span.attributes).toMatchObject({
+      "tidings.outcome": "signature_mismatch",
+      "tidings.secret.retired": true,
+      "tidings.secret_index": 0,
+    });
+    expect(await sdk.counter("tidings.deliveries")).toEqual([
+      {
+        attributes: {
+          "tidings.outcome": "signature_mismatch",
+          "http.response.status_code": 400,
+          "http.route": ROUTE,
+          "tidings.secret.retired": true,
+        },
+        value: 1,
+      },
+    ]);
+  });
+
   it("handler failed (500): ERROR on the delivery, the exception on the failed handler's span", async () => {
     const receiver = createReceiver({ secret: SECRET, logger: quiet });
     receiver.on("message.failed", async function chargeCustomer() {
