@@ -20,20 +20,42 @@ export function importedPackages(code) {
     );
 }
 
-/** The packages a Markdown file tells the reader to install (`npm i …` / `npm install …` lines in `sh` blocks). */
-function installedPackages(fences) {
-  const names = new Set();
+/**
+ * What each install line of a Markdown file installs: one Set per shell line of its `sh` blocks, the names of every
+ * `npm i …` / `npm install …` command on it (`npm i a b && npm i -D @types/a` is one line).
+ */
+function installLines(fences) {
+  const lines = [];
   for (const fence of fences.filter((fence) => fence.lang === "sh")) {
     for (const line of fence.code.split("\n")) {
-      const command = /^\s*npm (?:i|install)\s+(.*)$/.exec(line);
-      if (!command?.[1]) continue;
-      for (const word of command[1].split(/\s+/)) {
-        if (word === "" || word.startsWith("-") || word.startsWith("#")) continue;
-        names.add(word.replace(/(.)@[^/]*$/, "$1"));
+      const names = new Set();
+      for (const command of line.split("&&")) {
+        const install = /^\s*npm (?:i|install)\s+(.*)$/.exec(command);
+        if (!install?.[1]) continue;
+        for (const word of install[1].split(/\s+/)) {
+          if (word.startsWith("#")) break;
+          if (word === "" || word.startsWith("-")) continue;
+          names.add(word.replace(/(.)@[^/]*$/, "$1"));
+        }
       }
+      if (names.size > 0) lines.push(names);
     }
   }
-  return names;
+  return lines;
+}
+
+/**
+ * What a block needs installed: the install lines that install its imports, whole. The imports fewest lines install
+ * choose first, and a line already chosen serves the rest, so an example of one framework gets that framework's line.
+ */
+function installsFor(imported, lines) {
+  const linesOf = (name) => lines.filter((line) => line.has(name));
+  const chosen = new Set();
+  for (const name of [...imported].sort((a, b) => linesOf(a).length - linesOf(b).length)) {
+    const candidates = linesOf(name);
+    if (candidates.length > 0 && !candidates.some((line) => chosen.has(line))) chosen.add(candidates[0]);
+  }
+  return [...new Set([...chosen].flatMap((line) => [...line]))].sort();
 }
 
 function fencesOf(markdown) {
@@ -55,8 +77,10 @@ function fencesOf(markdown) {
 }
 
 /**
- * Every complete TypeScript block of every tracked Markdown file, as `{ readme, line, file, code }`. Throws when a
- * block imports a package that its file's install lines leave out: an example must run after its own `npm i`.
+ * Every complete TypeScript block of every tracked Markdown file, as `{ readme, line, file, code, installs,
+ * skipLibCheck }`: `installs` is what the block needs installed, read from the file's install lines (empty when it
+ * has none), and `skipLibCheck` whether the file tells the reader to set it. Throws when a block imports a package
+ * that its file's install lines leave out: an example must run after its own `npm i`.
  */
 export function readmeBlocks(root) {
   const listed = spawnSync("git", ["ls-files", "*.md"], { cwd: root, encoding: "utf8" });
@@ -68,13 +92,23 @@ export function readmeBlocks(root) {
     // `npx tidings` would fetch and run whatever the registry holds under that unscoped name, which is not ours.
     if (/\bnpx tidings\b/.test(markdown)) problems.push(`${readme} runs \`npx tidings\`: write \`npx @tidings/cli\``);
     const fences = fencesOf(markdown);
-    const installed = installedPackages(fences);
+    const lines = installLines(fences);
+    const installed = new Set(lines.flatMap((line) => [...line]));
+    const skipLibCheck = /`skipLibCheck`/.test(markdown);
     for (const fence of fences) {
       if (!TYPESCRIPT.has(fence.lang) || fence.flags.includes("fragment")) continue;
       const file = `${readme.replace(/[^A-Za-z0-9]+/g, "_")}_line${fence.line}.mts`;
-      blocks.push({ readme, line: fence.line, file, code: fence.code });
+      const imported = importedPackages(fence.code);
+      blocks.push({
+        readme,
+        line: fence.line,
+        file,
+        code: fence.code,
+        installs: installsFor(imported, lines),
+        skipLibCheck,
+      });
       if (installed.size === 0) continue;
-      const missing = importedPackages(fence.code).filter((name) => !installed.has(name));
+      const missing = imported.filter((name) => !installed.has(name));
       if (missing.length > 0) {
         problems.push(`${readme}:${fence.line} imports ${missing.join(", ")}, which its npm install line omits`);
       }

@@ -4,7 +4,7 @@
 // Every TypeScript block of every README is type-checked there too, and everything under TypeScript 5.9 (the
 // repository's) and 7 (what `npm i typescript` installs).
 // Usage: node test/consumers/run.mjs [--keep] [--only=esm-bundler,esm-nodenext,cjs-require,readme-blocks]
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -77,6 +77,31 @@ function run(command, args, cwd, what) {
   return { stdout: result.stdout, seconds };
 }
 
+// --prefer-offline: the root install already put every peer in npm's cache; the registry only on a miss.
+const NPM_INSTALL_FLAGS = ["--prefer-offline", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error"];
+
+/** The version the repository tests, or what `npm i <name>` installs where the repository has none. */
+function installedVersion(name) {
+  return existsSync(join(ROOT, "node_modules", name, "package.json")) ? rootVersion(name) : "latest";
+}
+
+function runAsync(command, args, cwd, what) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: cleanNpmEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.once("error", reject);
+    child.once("close", (code, signal) =>
+      code === 0 ? resolve(output) : reject(new Error(`${what} failed (${code ?? signal}):\n${output}`)),
+    );
+  });
+}
+
 function rootVersion(name) {
   return JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")).version;
 }
@@ -126,6 +151,10 @@ function assertInstalledFromTarballs(project) {
   if (nested.length > 0) throw new Error(`nested copies of @tidings packages: ${nested.join(", ")}`);
 }
 
+/** The package READMEs and the root one are type-checked from their own install lines (typeCheckPerReadme). */
+const isolated = (block) =>
+  block.installs.length > 0 && /^(README\.md|packages\/[^/]+\/README\.md)$/.test(block.readme);
+
 /** What the fixtures and README blocks import besides @tidings/*, plus the types apps add. */
 function peers(blocks) {
   const esm = readFileSync(join(HERE, "shared", "esm-consumer.mts"), "utf8");
@@ -143,27 +172,85 @@ function install(project, tarballs, peerNames) {
   for (const { version } of COMPILERS) if (version) dependencies.typescript = version;
   const manifest = { name: "tidings-consumers", private: true, dependencies };
   writeFileSync(join(project, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-  // --prefer-offline: the root install already put every peer in npm's cache; the registry only on a miss.
-  const args = ["install", "--prefer-offline", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error"];
-  const { seconds } = run("npm", args, project, "npm install of the tarballs");
+  const { seconds } = run("npm", ["install", ...NPM_INSTALL_FLAGS], project, "npm install of the tarballs");
   assertInstalledFromTarballs(project);
   return seconds;
 }
 
-function testFixture(project, fixture, blocks) {
+/**
+ * The blocks of the package READMEs and the root README, each type-checked in a project of its own, outside the
+ * consumer project, where npm installed only what the block's own install lines install (the packed tarballs for
+ * @tidings/*): an import whose types those lines leave out (`@types/express`) fails there as in a new app. Strict;
+ * `types` lists the installed @types packages (TypeScript 6 and later include none by default); `skipLibCheck`
+ * only where the README tells the reader to set it. Blocks needing the same installs share a project.
+ */
+async function typeCheckPerReadme(project, blocks, tarballs) {
+  const groups = new Map();
+  for (const block of blocks.filter(isolated)) {
+    const key = `${block.installs.join(" ")}${block.skipLibCheck ? " (skipLibCheck)" : ""}`;
+    groups.set(key, [...(groups.get(key) ?? []), block]);
+  }
+  const base = JSON.parse(readFileSync(join(HERE, "readme-blocks", "tsconfig.json"), "utf8")).compilerOptions;
+  const started = performance.now();
+  const check = async (group, index) => {
+    const dir = join(`${project}-readmes`, String(index));
+    const { installs, skipLibCheck } = group[0];
+    const where = group.map((block) => `${block.readme}:${block.line}`).join(", ");
+    mkdirSync(dir, { recursive: true });
+    // The registry would bring @tidings/core with any other @tidings package; here it is the packed one.
+    const names = installs.some((name) => name.startsWith("@tidings/")) ? [...installs, "@tidings/core"] : installs;
+    const dependencies = Object.fromEntries(
+      names.map((name) => [
+        name,
+        name in tarballs ? `file:${join(project, "tarballs", tarballs[name])}` : installedVersion(name),
+      ]),
+    );
+    writeFileSync(join(dir, "package.json"), `${JSON.stringify({ private: true, dependencies }, null, 2)}\n`);
+    const types = installs.filter((name) => name.startsWith("@types/")).map((name) => name.slice("@types/".length));
+    const tsconfig = { compilerOptions: { ...base, types, skipLibCheck }, include: ["*.mts"] };
+    writeFileSync(join(dir, "tsconfig.json"), `${JSON.stringify(tsconfig, null, 2)}\n`);
+    for (const block of group) writeFileSync(join(dir, block.file), block.code);
+    await runAsync("npm", ["install", ...NPM_INSTALL_FLAGS], dir, `npm install of ${installs.join(" ")} (${where})`);
+    for (const { name, tsc } of COMPILERS) {
+      const compiler = tsc.startsWith("node_modules") ? join(project, tsc) : tsc;
+      await runAsync(
+        process.execPath,
+        [compiler, "-p", dir],
+        dir,
+        `${name} on ${where}, after npm i ${installs.join(" ")}`,
+      );
+    }
+  };
+  // A few at a time: each is mostly npm waiting on its cache and tsc on one core.
+  const queue = [...groups.values()].map((group, index) => () => check(group, index));
+  const failures = [];
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift())
+      await next().catch((error) => failures.push(error.message));
+  };
+  await Promise.all([worker(), worker(), worker()]);
+  if (failures.length > 0) throw new Error(failures.join("\n"));
+  console.log(`  ${groups.size} projects, each installed from a README block's own install lines, type-checked`);
+  return (performance.now() - started) / 1000;
+}
+
+async function testFixture(project, fixture, blocks, tarballs) {
+  const sharedBlocks = fixture.blocks ? blocks.filter((block) => !isolated(block)) : [];
   const dir = join(project, fixture.name);
   cpSync(join(HERE, fixture.name), dir, { recursive: true, filter: (path) => !/[\\/](dist|node_modules)$/.test(path) });
   if (fixture.source) cpSync(join(HERE, fixture.source), join(dir, "index.mts"));
   if (fixture.blocks) {
-    for (const block of blocks) writeFileSync(join(dir, block.file), block.code);
-    console.log(`  ${blocks.length} blocks from ${new Set(blocks.map((block) => block.readme)).size} READMEs`);
+    for (const block of sharedBlocks) writeFileSync(join(dir, block.file), block.code);
+    console.log(`  ${sharedBlocks.length} blocks of the other Markdown files, in one project with every package`);
   }
   const times = {};
   // The first compiler (the repository's) emits what node runs; the others only check.
   for (const [index, { name, tsc }] of COMPILERS.entries()) {
+    if (fixture.blocks && sharedBlocks.length === 0) break;
     const args = [tsc, "-p", dir, ...(index > 0 || fixture.blocks ? ["--noEmit"] : [])];
     times[name] = run(process.execPath, args, project, `${name}: tsc -p ${fixture.name}`).seconds;
   }
+  if (fixture.blocks) times["per-README projects"] = await typeCheckPerReadme(project, blocks, tarballs);
   if (fixture.output) {
     for (const [name, binary] of NODES) {
       const execution = run(binary, [join(dir, fixture.output)], dir, `${name} ${fixture.name}/${fixture.output}`);
@@ -174,7 +261,7 @@ function testFixture(project, fixture, blocks) {
   return times;
 }
 
-function main() {
+async function main() {
   const only = process.argv
     .find((arg) => arg.startsWith("--only="))
     ?.slice("--only=".length)
@@ -196,7 +283,7 @@ function main() {
     for (const fixture of fixtures) {
       console.log(`\n== ${fixture.name}`);
       try {
-        const times = testFixture(project, fixture, blocks);
+        const times = await testFixture(project, fixture, blocks, packed.tarballs);
         const timing = Object.entries(times).map(([name, seconds]) => `${name} ${seconds.toFixed(1)} s`);
         console.log(`ok ${fixture.name}: ${timing.join(", ")}`);
       } catch (error) {
@@ -206,10 +293,10 @@ function main() {
     }
   } finally {
     if (keep) console.log(`\nkept ${project}`);
-    else rmSync(project, { recursive: true, force: true });
+    else for (const dir of [project, `${project}-readmes`]) rmSync(dir, { recursive: true, force: true });
   }
   console.log(`\nconsumers: ${fixtures.length - failed} passed, ${failed} failed`);
   process.exitCode = failed === 0 ? 0 : 1;
 }
 
-main();
+await main();
