@@ -13,8 +13,21 @@ async function claimToken(store: DeliveryStore, key: string, leaseMs = 10_000): 
   return claim.token;
 }
 
+/** How the order tests reach a store's time and a second instance of it. */
+export interface OrderContractOptions {
+  /** Lets `ms` go by for the store: its injectable clock where it has one, else a real wait. */
+  passTime?: (ms: number) => Promise<void>;
+  /** Another store on the same data, as a second receiver instance would hold (its own connection). */
+  twin: (store: DeliveryStore) => DeliveryStore;
+}
+
 /** The behaviour every DeliveryStore must have; each test gets a fresh store and unique keys. */
-export function describeStoreContract(name: string, makeStore: () => DeliveryStore): void {
+export function describeStoreContract(
+  name: string,
+  makeStore: () => DeliveryStore,
+  order?: OrderContractOptions,
+): void {
+  if (order) describeOrderContract(name, makeStore, order);
   describe(`${name} honours the DeliveryStore contract`, () => {
     let counter = 0;
     const key = () => `contract-${Date.now()}-${counter++}`;
@@ -101,3 +114,192 @@ export function describeStoreContract(name: string, makeStore: () => DeliverySto
     });
   });
 }
+
+type Ordered = Required<DeliveryStore>;
+
+function ordered(store: DeliveryStore): Ordered {
+  if (!store.claimInOrder || !store.completeInOrder || !store.releaseInOrder)
+    throw new Error("the store keeps no order");
+  return store as Ordered;
+}
+
+async function claimAt(store: Ordered, key: string, object: string, position: number, leaseMs = 10_000) {
+  const claim = await store.claimInOrder(key, leaseMs, { object, position }, 10_000);
+  if (claim.state !== "claimed") throw new Error(`expected to claim ${key} at ${position}, got ${claim.state}`);
+  return claim.token;
+}
+
+/** The three `…InOrder` operations: stale verdicts, one lease per object, positions that move only on success. */
+function describeOrderContract(name: string, makeStore: () => DeliveryStore, options: OrderContractOptions): void {
+  describe(`${name} keeps each object's events in order`, () => {
+    let counter = 0;
+    const unique = () => `order-${Date.now()}-${counter++}`;
+    const passTime = options.passTime ?? sleep;
+    const at = (object: string, position: number) => ({ object, position });
+
+    it("runs increasing positions, answers a position at or below the handled one stale and remembers it as done", async () => {
+      const store = ordered(makeStore());
+      const object = unique();
+      const first = await claimAt(store, `${object}-1`, object, 1);
+      expect(await store.completeInOrder(`${object}-1`, first, 10_000, at(object, 1))).toBe(true);
+      const third = await claimAt(store, `${object}-3`, object, 3);
+      expect(await store.completeInOrder(`${object}-3`, third, 10_000, at(object, 3))).toBe(true);
+      expect(await store.claimInOrder(`${object}-2`, 10_000, at(object, 2), 10_000)).toEqual({ state: "stale" });
+      expect(await store.claimInOrder(`${object}-3b`, 10_000, at(object, 3), 10_000)).toEqual({ state: "stale" });
+      // A stale event is done: its replay is a duplicate, even once the object has moved on.
+      expect(await store.claimInOrder(`${object}-2`, 10_000, at(object, 2), 10_000)).toEqual({ state: "done" });
+      expect(await store.claimInOrder(`${object}-1`, 10_000, at(object, 1), 10_000)).toEqual({ state: "done" });
+      expect(await store.claimInOrder(`${object}-4`, 10_000, at(object, 4), 10_000)).toMatchObject({
+        state: "claimed",
+      });
+    });
+
+    it("lets one event of an object into its handlers at a time; the next one gets in once it completes", async () => {
+      const store = ordered(makeStore());
+      const object = unique();
+      const token = await claimAt(store, `${object}-2`, object, 2);
+      expect(await store.claimInOrder(`${object}-3`, 10_000, at(object, 3), 10_000)).toEqual({ state: "busy" });
+      expect(await store.claimInOrder(`${object}-1`, 10_000, at(object, 1), 10_000)).toEqual({ state: "busy" });
+      expect(await store.claimInOrder(`${object}-2`, 10_000, at(object, 2), 10_000)).toEqual({ state: "in-flight" });
+      // Another object is not held up.
+      expect(await store.claimInOrder(`${object}-x`, 10_000, at(`${object}x`, 3), 10_000)).toMatchObject({
+        state: "claimed",
+      });
+      expect(await store.completeInOrder(`${object}-2`, token, 10_000, at(object, 2))).toBe(true);
+      expect(await store.claimInOrder(`${object}-1`, 10_000, at(object, 1), 10_000)).toEqual({ state: "stale" });
+      expect(await store.claimInOrder(`${object}-3`, 10_000, at(object, 3), 10_000)).toMatchObject({
+        state: "claimed",
+      });
+    });
+
+    it("leaves the position where it was when the handlers failed, so the retry is not stale", async () => {
+      const store = ordered(makeStore());
+      const object = unique();
+      const done = await claimAt(store, `${object}-1`, object, 1);
+      await store.completeInOrder(`${object}-1`, done, 10_000, at(object, 1));
+      const failed = await claimAt(store, `${object}-2`, object, 2);
+      expect(await store.releaseInOrder(`${object}-2`, failed, at(object, 2))).toBe(true);
+      expect(await store.releaseInOrder(`${object}-2`, failed, at(object, 2))).toBe(false);
+      const retry = await claimAt(store, `${object}-2`, object, 2);
+      expect(await store.completeInOrder(`${object}-2`, retry, 10_000, at(object, 2))).toBe(true);
+      expect(await store.claimInOrder(`${object}-2b`, 10_000, at(object, 2), 10_000)).toEqual({ state: "stale" });
+    });
+
+    it("ignores completing or releasing with a token that does not own the key: nothing moves, the lease holds", async () => {
+      const store = ordered(makeStore());
+      const object = unique();
+      const token = await claimAt(store, `${object}-5`, object, 5);
+      expect(await store.completeInOrder(`${object}-5`, "not-the-token", 10_000, at(object, 5))).toBe(false);
+      expect(await store.releaseInOrder(`${object}-5`, "not-the-token", at(object, 5))).toBe(false);
+      expect(await store.claimInOrder(`${object}-6`, 10_000, at(object, 6), 10_000)).toEqual({ state: "busy" });
+      expect(await store.releaseInOrder(`${object}-5`, token, at(object, 5))).toBe(true);
+      expect(await store.claimInOrder(`${object}-4`, 10_000, at(object, 4), 10_000)).toMatchObject({
+        state: "claimed",
+      });
+    });
+
+    it("frees an object whose lease expired (its instance crashed); the late owner then moves nothing", async () => {
+      const store = ordered(makeStore());
+      const object = unique();
+      const crashed = await claimAt(store, `${object}-2`, object, 2, LEASE_MS);
+      expect(await store.claimInOrder(`${object}-3`, 10_000, at(object, 3), 10_000)).toEqual({ state: "busy" });
+      await passTime(PAST_LEASE_MS);
+      const next = await claimAt(store, `${object}-3`, object, 3);
+      expect(await store.completeInOrder(`${object}-2`, crashed, 10_000, at(object, 2))).toBe(false);
+      expect(await store.releaseInOrder(`${object}-2`, crashed, at(object, 2))).toBe(false);
+      expect(await store.claimInOrder(`${object}-4`, 10_000, at(object, 4), 10_000)).toEqual({ state: "busy" });
+      expect(await store.completeInOrder(`${object}-3`, next, 10_000, at(object, 3))).toBe(true);
+      // The crashed event's retry comes after 3 was handled: stale.
+      expect(await store.claimInOrder(`${object}-2`, 10_000, at(object, 2), 10_000)).toEqual({ state: "stale" });
+    });
+
+    it("forgets a handled position after its TTL", async () => {
+      const store = ordered(makeStore());
+      const object = unique();
+      await store.completeInOrder(
+        `${object}-2`,
+        await claimAt(store, `${object}-2`, object, 2),
+        LEASE_MS,
+        at(object, 2),
+      );
+      expect(await store.claimInOrder(`${object}-1`, 10_000, at(object, 1), LEASE_MS)).toEqual({ state: "stale" });
+      await passTime(PAST_LEASE_MS);
+      expect(await store.claimInOrder(`${object}-0`, 10_000, at(object, 0), 10_000)).toMatchObject({
+        state: "claimed",
+      });
+    });
+
+    it("gives one object to exactly one of many claims racing from two instances", async () => {
+      const first = ordered(makeStore());
+      const second = ordered(options.twin(first));
+      const object = unique();
+      const claims = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          (i % 2 ? first : second).claimInOrder(`${object}-${i}`, 10_000, at(object, i + 1), 10_000),
+        ),
+      );
+      expect(claims.filter((claim) => claim.state === "claimed")).toHaveLength(1);
+      expect(claims.filter((claim) => claim.state === "busy")).toHaveLength(39);
+      const winner = claims.findIndex((claim) => claim.state === "claimed");
+      const token = (claims[winner] as { token: string }).token;
+      const owner = winner % 2 ? first : second;
+      const other = winner % 2 ? second : first;
+      expect(await other.completeInOrder(`${object}-${winner}`, token, 10_000, at(object, winner + 1))).toBe(true);
+      expect(await owner.claimInOrder(`${object}-${winner}`, 10_000, at(object, winner + 1), 10_000)).toEqual({
+        state: "done",
+      });
+    });
+
+    it("property: serial events of one object run exactly when past every position handled before", async () => {
+      const store = ordered(makeStore());
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.tuple(fc.integer({ min: -3, max: 12 }), fc.boolean()), { minLength: 1, maxLength: 20 }),
+          async (events) => {
+            const object = unique();
+            let handled = Number.NEGATIVE_INFINITY;
+            for (const [i, [position, succeeds]] of events.entries()) {
+              const key = `${object}-${i}`;
+              const claim = await store.claimInOrder(key, 10_000, at(object, position), 10_000);
+              if (position <= handled) {
+                expect(claim).toEqual({ state: "stale" });
+                continue;
+              }
+              if (claim.state !== "claimed") throw new Error(`expected claimed, got ${claim.state}`);
+              if (succeeds) {
+                expect(await store.completeInOrder(key, claim.token, 10_000, at(object, position))).toBe(true);
+                handled = position;
+              } else {
+                expect(await store.releaseInOrder(key, claim.token, at(object, position))).toBe(true);
+              }
+            }
+          },
+        ),
+        { numRuns: 60 },
+      );
+    });
+
+    it("property: keeps every two different objects apart, lone surrogates and braces included", async () => {
+      const store = ordered(makeStore());
+      await fc.assert(
+        fc.asyncProperty(
+          fc.oneof(nearStrings(), fc.tuple(anyString(), anyString()), fc.tuple(braces(), braces())),
+          async ([a, b]) => {
+            fc.pre(a !== b);
+            const run = unique();
+            const token = await claimAt(store, `${run}-a`, run + a, 1);
+            expect(await store.claimInOrder(`${run}-b`, 10_000, at(run + b, 1), 10_000)).toMatchObject({
+              state: "claimed",
+            });
+            expect(await store.completeInOrder(`${run}-a`, token, 10_000, at(run + a, 1))).toBe(true);
+            expect(await store.claimInOrder(`${run}-c`, 10_000, at(run + b, 2), 10_000)).toEqual({ state: "busy" });
+          },
+        ),
+        { numRuns: 100 },
+      );
+    });
+  });
+}
+
+/** Strings of the characters that delimit a Redis Cluster hash tag. */
+const braces = () => fc.string({ unit: fc.constantFrom("{", "}", "a", ":"), maxLength: 6 });

@@ -13,23 +13,40 @@ const MAJORS = {
 type Major = keyof typeof MAJORS;
 let server: RedisServer;
 const clients = new Map<Major, Redis5 | Redis6>();
+// A second connection per major, for the second instance of a race.
+const twinClients = new Map<Major, Redis5 | Redis6>();
+const prefixes = new WeakMap<object, string>();
 
 beforeAll(async () => {
   server = await RedisServer.start();
   for (const [major, connect] of Object.entries(MAJORS) as [Major, (port: number) => Redis5 | Redis6][]) {
     clients.set(major, connect(server.port));
+    twinClients.set(major, connect(server.port));
   }
 });
 
 afterAll(async () => {
-  for (const client of clients.values()) client.disconnect();
+  for (const client of [...clients.values(), ...twinClients.values()]) client.disconnect();
   await server.stop();
 });
 
 for (const major of Object.keys(MAJORS) as Major[]) {
-  describeStoreContract(`RedisStore on ${major}`, () => {
-    const client = clients.get(major);
-    if (!client) throw new Error(`no ${major} client`);
-    return new RedisStore({ client, prefix: `contract:${Math.random()}:` });
-  });
+  describeStoreContract(
+    `RedisStore on ${major}`,
+    () => {
+      const client = clients.get(major);
+      if (!client) throw new Error(`no ${major} client`);
+      const prefix = `contract:${Math.random()}:`;
+      const store = new RedisStore({ client, prefix });
+      prefixes.set(store, prefix);
+      return store;
+    },
+    {
+      twin: (store) => {
+        const client = twinClients.get(major);
+        if (!client) throw new Error(`no second ${major} client`);
+        return new RedisStore({ client, prefix: prefixes.get(store) ?? "" });
+      },
+    },
+  );
 }

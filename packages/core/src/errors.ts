@@ -19,6 +19,7 @@ export type ReceiveErrorCode =
   | "unknown_endpoint"
   | "secret_unavailable"
   | "delivery_in_progress"
+  | "object_busy"
   | "handler_failed"
   | "handler_timeout"
   | "store_unavailable"
@@ -54,6 +55,8 @@ function outcomeStatuses(verification: Readonly<Record<WebhookErrorCode, number>
     secret_unavailable: 503,
     // Another request holds the claim: the sender retries later, and by then it is done (200 duplicate) or released.
     delivery_in_progress: 409,
+    // Another event of the same object is in its handlers (`order`): by the retry it has settled.
+    object_busy: 409,
     handler_failed: 500,
     // Answered 5xx so the sender retries; the claim stays held until the handlers settle.
     handler_timeout: 503,

@@ -29,6 +29,7 @@ export {
   type Logger,
   type ReceiverOptions,
 } from "./receiver/options";
+export { DEFAULT_ORDER_WAIT_MS, type EventOrder, messageStatusOrder } from "./receiver/order";
 export type { DeliveryOutcome, HandlerRun, OutcomeListener } from "./receiver/outcome";
 export {
   createReceiver,
@@ -41,7 +42,7 @@ export {
 export type { StandardSchemaV1 } from "./receiver/standard-schema";
 export type { Secret } from "./secrets";
 export { type SignOptions, sign } from "./sign";
-export type { ClaimResult, DeliveryStore } from "./store/delivery-store";
+export type { ClaimResult, DeliveryStore, ObjectPosition, OrderedClaimResult } from "./store/delivery-store";
 export {
   DEFAULT_MAX_ENTRIES,
   MemoryStore,

@@ -16,3 +16,45 @@ if redis.call("GET", KEYS[1]) == ARGV[1] then
   return 1
 end
 return 0`;
+
+// The ordered steps. KEYS[1] the delivery key, KEYS[2] the object's handled position, KEYS[3] the object's lease; all
+// three share one hash tag, so each script touches one Redis Cluster slot.
+
+/**
+ * ARGV[1] in-flight value, ARGV[2] position, ARGV[3] lease ms, ARGV[4] done value, ARGV[5] done TTL ms.
+ * Returns "done", "in-flight", "stale", "busy" or "claimed".
+ */
+export const CLAIM_IN_ORDER_SCRIPT = `
+local current = redis.call("GET", KEYS[1])
+if current then
+  if string.sub(current, 1, 5) == "done:" then return "done" end
+  return "in-flight"
+end
+local handled = redis.call("GET", KEYS[2])
+if handled and tonumber(ARGV[2]) <= tonumber(handled) then
+  redis.call("SET", KEYS[1], ARGV[4], "PX", ARGV[5])
+  return "stale"
+end
+if not redis.call("SET", KEYS[3], ARGV[1], "PX", ARGV[3], "NX") then return "busy" end
+redis.call("SET", KEYS[1], ARGV[1], "PX", ARGV[3])
+return "claimed"`;
+
+/** ARGV[1] in-flight value, ARGV[2] done value, ARGV[3] TTL ms, ARGV[4] position. */
+export const COMPLETE_IN_ORDER_SCRIPT = `
+if redis.call("GET", KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call("SET", KEYS[1], ARGV[2], "PX", ARGV[3])
+local handled = redis.call("GET", KEYS[2])
+if handled and tonumber(handled) >= tonumber(ARGV[4]) then
+  redis.call("PEXPIRE", KEYS[2], ARGV[3])
+else
+  redis.call("SET", KEYS[2], ARGV[4], "PX", ARGV[3])
+end
+if redis.call("GET", KEYS[3]) == ARGV[1] then redis.call("DEL", KEYS[3]) end
+return 1`;
+
+/** ARGV[1] in-flight value. */
+export const RELEASE_IN_ORDER_SCRIPT = `
+if redis.call("GET", KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call("DEL", KEYS[1])
+if redis.call("GET", KEYS[3]) == ARGV[1] then redis.call("DEL", KEYS[3]) end
+return 1`;

@@ -1,7 +1,10 @@
 import { type ReceiveErrorCode, STATUS_BY_CODE } from "../errors";
 
-/** What a delivery came to: handled (`accepted`), already handled (`duplicate`), or the error code it was answered with. */
-export type OutcomeCode = "accepted" | "duplicate" | ReceiveErrorCode;
+/**
+ * What a delivery came to: handled (`accepted`), already handled (`duplicate`), behind its object's handled position
+ * (`stale`, with `order`), or the error code it was answered with.
+ */
+export type OutcomeCode = "accepted" | "duplicate" | "stale" | ReceiveErrorCode;
 
 /** What an adapter writes back: plain data, no framework types. `body` is JSON text. */
 export interface ReceiveResult {
@@ -27,6 +30,14 @@ export const DUPLICATE: ReceiveResult = {
   status: 200,
   headers: JSON_HEADERS,
   body: '{"received":true,"duplicate":true}',
+};
+
+// With `order`: at or below its object's handled position. Handlers not run; remembered as done.
+export const STALE: ReceiveResult = {
+  code: "stale",
+  status: 200,
+  headers: JSON_HEADERS,
+  body: '{"received":true,"stale":true}',
 };
 
 /** An error answer; its status comes from the one code table. */

@@ -3,12 +3,13 @@ import type { SecretResolver } from "../endpoint/secret-resolver";
 import { type EndpointSecret, toSecretSet } from "../endpoint/secret-set";
 import type { DeliveryEvent } from "../event";
 import { positiveInteger } from "../positive-integer";
-import type { DeliveryStore } from "../store/delivery-store";
+import { type DeliveryStore, requireOrderedStore } from "../store/delivery-store";
 import { MemoryStore } from "../store/memory-store";
 import { resolveTolerance, type VerifyOptions } from "../tolerance";
 import type { EventMap } from "./events";
 import { type Logger, safeLogger } from "./logger";
 import { numberSource } from "./number-source";
+import { type EventOrder, orderWaitMs } from "./order";
 import type { StandardSchemaV1 } from "./standard-schema";
 
 /** A Standard Schema validator per event type; a payload that fails its schema is refused with 400. */
@@ -54,6 +55,14 @@ export interface ReceiverOptions<Events extends EventMap> extends VerifyOptions 
   doneTtlMs?: number;
   /** Where failures nobody subscribed to with `onError` are logged, and warnings. Default `console`. */
   logger?: Logger;
+  /**
+   * Per object (`key`), handlers run for one event at a time and in strictly increasing `position`, across every
+   * instance sharing the store; an event at or below the handled position is answered stale. `messageStatusOrder`
+   * orders the default `MessageEvents`. Needs a store that keeps order (MemoryStore, RedisStore, PostgresStore).
+   */
+  order?: EventOrder<Events>;
+  /** How long an event waits while another event of its object is in its handlers, in ms, before 409. Default 1 s. */
+  orderWaitMs?: number;
 }
 
 export const DEFAULT_LEASE_MS = 60_000;
@@ -90,6 +99,7 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
   const logger = safeLogger(options.logger ?? console);
   const storeOptions = { minRetentionMs: toleranceSeconds * 1000, logger, ...(options.now && { now: options.now }) };
   const { secret } = options;
+  const store = options.store ?? new MemoryStore(storeOptions);
   return {
     // One of the two: fixed secrets, checked now, or a resolver asked per request.
     secrets: typeof secret === "function" ? undefined : toSecretSet(secret),
@@ -97,7 +107,12 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
     resolverTimeoutMs: positiveInteger(options.resolverTimeoutMs ?? DEFAULT_RESOLVER_TIMEOUT_MS, "resolverTimeoutMs"),
     nowMs: options.now ?? Date.now,
     verifyOptions: options.now ? { toleranceSeconds, now: options.now } : { toleranceSeconds },
-    store: options.store ?? new MemoryStore(storeOptions),
+    store,
+    order: options.order && {
+      rule: options.order as unknown as EventOrder<EventMap>,
+      store: requireOrderedStore(store, "createReceiver"),
+      waitMs: orderWaitMs(options.orderWaitMs),
+    },
     bodyLimits: {
       maxBodyBytes: positiveInteger(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, "maxBodyBytes"),
       bodyTimeoutMs: positiveInteger(options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS, "bodyTimeoutMs"),

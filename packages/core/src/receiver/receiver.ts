@@ -6,9 +6,9 @@ import { activeSecrets } from "../endpoint/secret-set";
 import { type ReceiveErrorCode, WebhookVerificationError } from "../errors";
 import { type DeliveryEvent, parseEvent } from "../event";
 import { type HeaderSource, headerValue } from "../http/headers";
-import { ACCEPTED, DUPLICATE, errorResult, type ReceiveResult } from "../http/result";
+import { ACCEPTED, DUPLICATE, errorResult, type ReceiveResult, STALE } from "../http/result";
 import { requirePayloadBytes } from "../payload";
-import type { ClaimResult } from "../store/delivery-store";
+import type { ObjectPosition, OrderedClaimResult } from "../store/delivery-store";
 import { parseSignedDelivery, type SignedDelivery } from "../verification";
 import { matchSignature } from "../verify-async";
 import { endpointKey } from "./delivery-key";
@@ -17,6 +17,7 @@ import type { EventMap, MessageEvents } from "./events";
 import type { AnyEvent, DeliveryContext, DeliveryInfo, Handler } from "./handlers";
 import { errorFacts } from "./logger";
 import { type ReceiverOptions, type ResolvedReceiverOptions, resolveReceiverOptions } from "./options";
+import { claimInOrder, positionOf } from "./order";
 import { type DeliveryOutcome, type HandlerRun, type OutcomeListener, preciseNow } from "./outcome";
 import { isPromiseLike } from "./promise-like";
 import { retiredSecretIndex } from "./retired-secret";
@@ -55,6 +56,7 @@ export type ErrorHandler = ErrorListener<ReceiveErrorInfo>;
 
 const HANDLER_FAILED = "A handler failed; not marked done, so a retry runs it again.";
 const RETRY_LATER = { headers: { "retry-after": "5" } };
+const OBJECT_BUSY = { headers: { "retry-after": "2" } };
 const STORE_FULL = "Too many deliveries in flight or recently handled to remember another; retry later.";
 const NO_SECRETS: readonly string[] = [];
 const MAX_WARNED_ENDPOINTS = 1000;
@@ -271,9 +273,19 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     if (trace) trace.delivery = context;
     const { store, leaseMs } = options;
     const { deliveryKey } = context;
-    let claim: ClaimResult;
+    // An ordered event's object is scoped as its dedup key is: two endpoints never share an object.
+    const ordering = options.order;
+    const order =
+      ordering &&
+      positionOf(ordering.rule, event, (object) =>
+        dedupScope === undefined ? object : endpointKey(dedupScope, object),
+      );
+    let claim: OrderedClaimResult;
     try {
-      const claiming = store.claim(deliveryKey, leaseMs);
+      const claiming =
+        ordering && order
+          ? claimInOrder(ordering.store, deliveryKey, leaseMs, order, options.doneTtlMs, ordering.waitMs)
+          : store.claim(deliveryKey, leaseMs);
       claim = isPromiseLike(claiming) ? await claiming : claiming;
     } catch (error) {
       if ((error as { code?: unknown } | null)?.code === "store_full") {
@@ -289,17 +301,27 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     if (claim.state === "in-flight") {
       return errorResult("delivery_in_progress", "Being processed by another request; retry later.", RETRY_LATER);
     }
+    if (claim.state === "stale") return STALE;
+    if (claim.state === "busy") {
+      return errorResult("object_busy", "Another event of the same object is being handled; retry later.", OBJECT_BUSY);
+    }
     const running = this.#handlers.dispatch(event, context, trace?.handlers);
-    if (!(running instanceof Promise)) return this.#conclude(running, claim.token, event, context);
+    if (!(running instanceof Promise)) return this.#conclude(running, claim.token, event, context, order);
     return this.#withinHandlerTimeout(
-      running.then((failures) => this.#conclude(failures, claim.token, event, context)),
+      running.then((failures) => this.#conclude(failures, claim.token, event, context, order)),
       event,
       context,
     );
   }
 
   /** Marks the delivery done, or releases it when a handler failed, and says what to answer. Sync with a sync store. */
-  #conclude(failures: unknown[], token: string, event: unknown, context: DeliveryContext) {
+  #conclude(
+    failures: unknown[],
+    token: string,
+    event: unknown,
+    context: DeliveryContext,
+    order: ObjectPosition | undefined,
+  ) {
     const { store, doneTtlMs } = this.#options;
     const { deliveryKey } = context;
     // After the handlers ran, answering 5xx for the store alone would make the sender run them twice.
@@ -307,8 +329,15 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       this.#report(error, { code: "store_unavailable", status: failures.length > 0 ? 500 : 200, event, context });
     const answer = () => this.#answer(failures, event, context);
     try {
-      const settling =
-        failures.length > 0 ? store.release(deliveryKey, token) : store.complete(deliveryKey, token, doneTtlMs);
+      const ordered = order && this.#options.order?.store;
+      // The position moves only when the handlers succeeded: a failed event's retry is not stale.
+      const settling = ordered
+        ? failures.length > 0
+          ? ordered.releaseInOrder(deliveryKey, token, order)
+          : ordered.completeInOrder(deliveryKey, token, doneTtlMs, order)
+        : failures.length > 0
+          ? store.release(deliveryKey, token)
+          : store.complete(deliveryKey, token, doneTtlMs);
       if (isPromiseLike(settling))
         return Promise.resolve(settling).then(answer, (error) => {
           storeFailed(error);

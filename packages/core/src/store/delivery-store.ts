@@ -1,11 +1,29 @@
 /** A claim on a delivery key: whoever holds the token runs the handlers, the others back off. */
 export type ClaimResult = { state: "claimed"; token: string } | { state: "in-flight" } | { state: "done" };
 
+/** Which object an ordered event is about, and where it stands in that object's history. */
+export interface ObjectPosition {
+  /** The object's key (a message id, an order number…), scoped by the caller. */
+  object: string;
+  /** A finite number; only events past the object's handled position run. */
+  position: number;
+}
+
+/**
+ * A claim on an ordered event: the delivery key's states, plus `stale` (at or below the position already handled for
+ * the object; the key is marked done in the same step) and `busy` (another event of the object holds its lease).
+ * `claimed` takes the delivery key and the object's lease together, with one token.
+ */
+export type OrderedClaimResult = ClaimResult | { state: "stale" } | { state: "busy" };
+
 /**
  * Where the Receiver records which deliveries are being handled or were handled, so each event's
  * handlers run once. Each method acts on a key only if the caller's token still owns it: an instance
  * whose lease expired cannot complete or release a claim another instance has taken over.
  * A store may answer synchronously (MemoryStore does): the Receiver then spends no microtask turn on it.
+ *
+ * The three `…InOrder` methods are what `order` needs; a store without them works for everything else. Each is one
+ * atomic step in the store (one Map operation, one Lua script, one SQL statement), never a read then a write.
  */
 export interface DeliveryStore {
   /** Claims the key for `leaseMs` unless it is held or done. */
@@ -14,4 +32,38 @@ export interface DeliveryStore {
   complete(key: string, token: string, ttlMs: number): boolean | Promise<boolean>;
   /** Drops the claim so a retry runs the handlers again; false if the token no longer owns it. */
   release(key: string, token: string): boolean | Promise<boolean>;
+  /**
+   * Unless the key is held or done: if `order.position` is at or below the object's handled position, marks the key
+   * done for `ttlMs` (`stale`); if another claim holds the object's lease, `busy`; otherwise claims the key and the
+   * object's lease for `leaseMs` with one token.
+   */
+  claimInOrder?(
+    key: string,
+    leaseMs: number,
+    order: ObjectPosition,
+    ttlMs: number,
+  ): OrderedClaimResult | Promise<OrderedClaimResult>;
+  /**
+   * Marks the key done for `ttlMs`, moves the object's handled position up to `order.position` (kept for `ttlMs`
+   * from now) and ends the object's lease; false, changing nothing, if the token no longer owns the key.
+   */
+  completeInOrder?(key: string, token: string, ttlMs: number, order: ObjectPosition): boolean | Promise<boolean>;
+  /** Drops the claim and the object's lease, leaving its position: a retry is not stale. False if not the owner. */
+  releaseInOrder?(key: string, token: string, order: ObjectPosition): boolean | Promise<boolean>;
+}
+
+/** A store that keeps order: what `order` requires. */
+export type OrderedDeliveryStore = DeliveryStore &
+  Required<Pick<DeliveryStore, "claimInOrder" | "completeInOrder" | "releaseInOrder">>;
+
+/** The store, if it keeps order; a TypeError naming what is missing otherwise (a setup error, not a 500 per event). */
+export function requireOrderedStore(store: DeliveryStore, who: string): OrderedDeliveryStore {
+  const missing = (["claimInOrder", "completeInOrder", "releaseInOrder"] as const).filter(
+    (method) => typeof store[method] !== "function",
+  );
+  if (missing.length === 0) return store as OrderedDeliveryStore;
+  const name = (store as { constructor?: { name?: string } }).constructor?.name || "The store";
+  throw new TypeError(
+    `${who}: \`order\` needs a store that keeps order; ${name} has no ${missing.join(", ")}. Use MemoryStore, RedisStore (@tidings/redis) or PostgresStore (@tidings/postgres).`,
+  );
 }

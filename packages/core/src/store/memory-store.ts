@@ -1,6 +1,6 @@
 import { positiveInteger } from "../positive-integer";
 import { type Logger, type SafeLogger, safeLogger } from "../receiver/logger";
-import type { ClaimResult, DeliveryStore } from "./delivery-store";
+import type { ClaimResult, DeliveryStore, ObjectPosition, OrderedClaimResult } from "./delivery-store";
 
 export interface MemoryStoreOptions {
   /**
@@ -34,6 +34,23 @@ interface Claim {
   until: number;
 }
 
+/** An ordered object: its handled position (kept until `until`), and the lease of the event in its handlers. */
+interface OrderedObject {
+  position: number;
+  until: number;
+  advancedAt: number;
+  lease: string | undefined;
+  leaseUntil: number;
+}
+
+function endLease(object: OrderedObject): void {
+  object.lease = undefined;
+  object.leaseUntil = 0;
+}
+
+const STALE: OrderedClaimResult = { state: "stale" };
+const BUSY: OrderedClaimResult = { state: "busy" };
+
 /**
  * An in-process, bounded DeliveryStore: dedup for a single-instance receiver. It never evicts a claim in flight or a
  * done key that a replay could still match; when full of those, it refuses new claims rather than forget one.
@@ -43,6 +60,8 @@ export class MemoryStore implements DeliveryStore {
   // GC to carry for the TTL. Times count from the store's epoch, so they stay small integers, not boxed numbers.
   // Done keys are moved to the newest end when completed, so the oldest done keys come first in the Map's order.
   readonly #entries = new Map<string, Claim | number>();
+  // Ordered objects, oldest advance first (moved to the newest end when their position moves), bounded like #entries.
+  readonly #objects = new Map<string, OrderedObject>();
   readonly #maxEntries: number;
   readonly #minRetentionMs: number;
   readonly #now: () => number;
@@ -81,9 +100,7 @@ export class MemoryStore implements DeliveryStore {
   complete(key: string, token: string, ttlMs: number): boolean {
     const at = this.#at();
     if (!this.#heldBy(key, token, at)) return false;
-    if (ttlMs < this.#shortestTtl) this.#shortestTtl = ttlMs;
-    this.#entries.delete(key);
-    this.#entries.set(key, at + ttlMs);
+    this.#setDone(key, at, ttlMs);
     return true;
   }
 
@@ -91,6 +108,94 @@ export class MemoryStore implements DeliveryStore {
     if (!this.#heldBy(key, token, this.#at())) return false;
     this.#entries.delete(key);
     return true;
+  }
+
+  /** One synchronous step: the dedup claim, the stale verdict and the object's lease (see `DeliveryStore`). */
+  claimInOrder(key: string, leaseMs: number, order: ObjectPosition, ttlMs: number): OrderedClaimResult {
+    const at = this.#at();
+    const entry = this.#live(key, at);
+    if (entry !== undefined) return { state: typeof entry === "number" ? "done" : "in-flight" };
+    let object = this.#objects.get(order.object);
+    if (object !== undefined && object.until <= at && object.leaseUntil <= at) {
+      this.#objects.delete(order.object);
+      object = undefined;
+    }
+    if (object !== undefined && order.position <= object.position) {
+      this.#roomFor(at);
+      this.#setDone(key, at, ttlMs);
+      return STALE;
+    }
+    if (object !== undefined && object.lease !== undefined && object.leaseUntil > at) return BUSY;
+    this.#roomFor(at);
+    const token = String(++this.#claims);
+    const until = at + leaseMs;
+    this.#entries.set(key, { token, until });
+    if (object !== undefined) {
+      object.lease = token;
+      object.leaseUntil = until;
+    } else {
+      if (this.#objects.size >= this.#maxEntries && !this.#makeObjectRoom(at)) throw this.#refuse();
+      const fresh = { position: Number.NEGATIVE_INFINITY, until: 0, advancedAt: at, lease: token, leaseUntil: until };
+      this.#objects.set(order.object, fresh);
+    }
+    return { state: "claimed", token };
+  }
+
+  completeInOrder(key: string, token: string, ttlMs: number, order: ObjectPosition): boolean {
+    const at = this.#at();
+    if (!this.#heldBy(key, token, at)) return false;
+    this.#setDone(key, at, ttlMs);
+    const object = this.#objects.get(order.object);
+    if (object === undefined) {
+      this.#objects.set(order.object, {
+        position: order.position,
+        until: at + ttlMs,
+        advancedAt: at,
+        lease: undefined,
+        leaseUntil: 0,
+      });
+      return true;
+    }
+    if (order.position > object.position) object.position = order.position;
+    object.until = at + ttlMs;
+    object.advancedAt = at;
+    if (object.lease === token) endLease(object);
+    this.#objects.delete(order.object);
+    this.#objects.set(order.object, object);
+    return true;
+  }
+
+  releaseInOrder(key: string, token: string, order: ObjectPosition): boolean {
+    if (!this.#heldBy(key, token, this.#at())) return false;
+    this.#entries.delete(key);
+    const object = this.#objects.get(order.object);
+    if (object?.lease === token) endLease(object);
+    return true;
+  }
+
+  #roomFor(at: number): void {
+    if (this.#entries.size >= this.#maxEntries && !this.#makeRoom(at)) throw this.#refuse();
+  }
+
+  #setDone(key: string, at: number, ttlMs: number): void {
+    if (ttlMs < this.#shortestTtl) this.#shortestTtl = ttlMs;
+    this.#entries.delete(key);
+    this.#entries.set(key, at + ttlMs);
+  }
+
+  /**
+   * Forgets, oldest advance first, objects whose position expired or moved more than `minRetentionMs` ago, never one
+   * whose lease is held; 1/16 of the store at once, as `#makeRoom` does.
+   */
+  #makeObjectRoom(at: number): boolean {
+    let wanted = this.#objects.size - this.#maxEntries + 1 + Math.floor(this.#maxEntries / 16);
+    for (const [name, object] of this.#objects) {
+      if (object.leaseUntil > at) continue;
+      if (object.until > at && at - object.advancedAt < this.#minRetentionMs) break;
+      this.#objects.delete(name);
+      if (--wanted === 0) break;
+    }
+    return this.#objects.size < this.#maxEntries;
   }
 
   #at(): number {
