@@ -1,6 +1,18 @@
-import { type FailedDelivery, type QueueAdmin, type QueueCounts, readableJobText } from "@tidings/core/dispatch";
+import {
+  type FailedDelivery,
+  type FoundJob,
+  guardConnection,
+  type QueueAdmin,
+  QueueAdminError,
+  type QueueCounts,
+  readableJobText,
+  reasonOf,
+  unknownQueue,
+  withoutCredentials,
+} from "@tidings/core/dispatch";
 import { type Job, Queue } from "bullmq";
 import { Redis } from "ioredis";
+import { jobIdFor } from "./job-id";
 
 /** The part of a BullMQ `Queue` that the operations below use. */
 export type InspectedQueue = Pick<Queue, "getFailed" | "getJob" | "getJobCounts">;
@@ -33,28 +45,101 @@ export async function retryFailed(queue: InspectedQueue, ids: readonly string[] 
   return moved;
 }
 
+/** The queue's jobs by state: waiting, prioritized, delayed, active, completed, failed. */
 export async function queueCounts(queue: InspectedQueue): Promise<QueueCounts> {
-  const counts = await queue.getJobCounts("waiting", "delayed", "prioritized", "active", "completed", "failed");
+  const counts = await queue.getJobCounts("waiting", "prioritized", "delayed", "active", "completed", "failed");
   return {
-    waiting: (counts.waiting ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0),
+    waiting: counts.waiting ?? 0,
+    prioritized: counts.prioritized ?? 0,
+    delayed: counts.delayed ?? 0,
     active: counts.active ?? 0,
     completed: counts.completed ?? 0,
     failed: counts.failed ?? 0,
   };
 }
 
-/** `tidings queue` on a Redis URL: a connection and a Queue of its own, both closed by `close()`. */
-export function openQueueAdmin({ redis, queue: name }: { redis: string; queue: string }): QueueAdmin {
-  // One retry per command: an operator's command against an unreachable Redis fails instead of waiting.
-  const connection = new Redis(redis, { maxRetriesPerRequest: 1, lazyConnect: true });
-  const queue = new Queue(name, { connection });
+/** The job with this id, or else the job of this delivery key. */
+export async function findJob(queue: InspectedQueue, idOrDeliveryKey: string): Promise<FoundJob | undefined> {
+  for (const id of [idOrDeliveryKey, jobIdFor(idOrDeliveryKey)]) {
+    const job = (await queue.getJob(id)) as Job | undefined;
+    if (job?.id !== undefined) return { jobId: job.id, state: await job.getState() };
+  }
+  return undefined;
+}
+
+export interface QueueAdminOptions {
+  /** A Redis URL: `redis://user:password@host:6379/0`. */
+  redis: string;
+  queue: string;
+  /** BullMQ's key prefix, if your Queues set one. Default `"bull"`. */
+  prefix?: string;
+}
+
+const ENGINE = "BullMQ";
+/** Keys of which a queue that BullMQ has seen has at least one: its meta hash, or a list of jobs in some state. */
+const QUEUE_KEYS = ["meta", "id", "wait", "paused", "prioritized", "delayed", "active", "completed", "failed"];
+
+async function queueNames(connection: Redis, prefix: string): Promise<string[]> {
+  const names = new Set<string>();
+  let cursor = "0";
+  do {
+    const [next, keys] = await connection.scan(cursor, "MATCH", `${prefix}:*:meta`, "COUNT", 1000);
+    for (const key of keys) names.add(key.slice(prefix.length + 1, -":meta".length));
+    cursor = next;
+  } while (cursor !== "0" && names.size < 50);
+  return [...names].sort();
+}
+
+/**
+ * Administers one BullMQ queue on a Redis connection of its own, closed by `close()`: what `tidings queue` runs. It
+ * writes nothing but retries (not even the queue's meta key, so a misspelled name stays unknown), does not reconnect
+ * and tries each command once. Rejects with a `QueueAdminError`: `unreachable` (Redis did not answer),
+ * `unknown_queue`; an operation whose connection dropped rejects with `connection_lost`.
+ */
+export async function openQueueAdmin({ redis, queue: name, prefix = "bull" }: QueueAdminOptions): Promise<QueueAdmin> {
+  const where = withoutCredentials(redis);
+  const connection = new Redis(redis, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+  // Each error is also the rejection of the command that met it: this listener only keeps ioredis from printing it
+  // again as a stack trace, and keeps the cause of a refused connection (ioredis rejects with "Connection is closed").
+  let lastError: unknown;
+  connection.on("error", (error) => {
+    lastError = error;
+  });
+  try {
+    await connection.connect();
+  } catch (error) {
+    connection.disconnect();
+    throw new QueueAdminError(
+      "unreachable",
+      `cannot reach Redis at ${where}: ${reasonOf(lastError ?? error)}`,
+      { engine: ENGINE, where },
+      { cause: lastError ?? error },
+    );
+  }
+  const queue = new Queue(name, { connection, prefix, skipMetasUpdate: true });
+  queue.on("error", () => {});
+  const close = async () => {
+    await queue.close().catch(() => {});
+    connection.disconnect();
+  };
+  const guard = <Args extends unknown[], Result>(operation: (...args: Args) => Promise<Result>) =>
+    guardConnection(operation, { engine: ENGINE, server: "Redis", where }, (error) =>
+      connection.status === "ready" ? undefined : reasonOf(lastError ?? error),
+    );
+  try {
+    const seen = await guard(() => connection.exists(...QUEUE_KEYS.map((key) => `${prefix}:${name}:${key}`)))();
+    if (seen === 0) throw unknownQueue(ENGINE, where, name, await guard(() => queueNames(connection, prefix))());
+  } catch (error) {
+    await close();
+    throw error;
+  }
   return {
-    failed: (limit) => listFailed(queue, limit),
-    retry: (ids) => retryFailed(queue, ids),
-    stats: () => queueCounts(queue),
-    close: async () => {
-      await queue.close();
-      connection.disconnect();
-    },
+    engine: ENGINE,
+    queue: name,
+    failed: guard((limit?: number) => listFailed(queue, limit)),
+    find: guard((idOrDeliveryKey: string) => findJob(queue, idOrDeliveryKey)),
+    retry: guard((ids: readonly string[] | "all") => retryFailed(queue, ids)),
+    stats: guard(() => queueCounts(queue)),
+    close,
   };
 }

@@ -1,5 +1,22 @@
-export type { FailedDelivery, QueueAdmin, QueueCounts, WorkerContext, WorkerErrorInfo } from "@tidings/core/dispatch";
-export { type InspectedQueue, listFailed, openQueueAdmin, queueCounts, retryFailed } from "./admin";
+export {
+  type FailedDelivery,
+  type FoundJob,
+  type QueueAdmin,
+  QueueAdminError,
+  type QueueAdminErrorCode,
+  type QueueCounts,
+  type WorkerContext,
+  type WorkerErrorInfo,
+} from "@tidings/core/dispatch";
+export {
+  findJob,
+  type InspectedQueue,
+  listFailed,
+  openQueueAdmin,
+  type QueueAdminOptions,
+  queueCounts,
+  retryFailed,
+} from "./admin";
 export { ENQUEUE_DEFAULTS, type EnqueueOptions, type EnqueueTarget, enqueueTo } from "./enqueue";
 export { jobIdFor } from "./job-id";
 export { type CreateWorkerOptions, createWorker, DeliveryWorker } from "./worker";

@@ -1,7 +1,20 @@
 // `@tidings/core/dispatch`: what queue packages build on. The Receiver's handler registry and dispatch rule, the job
 // a verified delivery becomes, the enqueue and the worker half that every engine shares. Node only (the job holds a
 // SHA-256).
-export type { FailedDelivery, QueueAdmin, QueueCounts } from "./queue/admin";
+export {
+  type FailedDelivery,
+  type FoundJob,
+  guardConnection,
+  isQueueAdminError,
+  type QueueAdmin,
+  QueueAdminError,
+  type QueueAdminErrorCode,
+  type QueueAdminErrorDetails,
+  type QueueCounts,
+  reasonOf,
+  unknownQueue,
+  withoutCredentials,
+} from "./queue/admin";
 export { createEnqueuer, type Enqueuer, type EnqueuerSettings } from "./queue/enqueuer";
 export { fromJobText, isWellFormedText, LONE_SURROGATE, readableJobText, toJobText } from "./queue/job-text";
 export type { EnqueueHook, EnqueueInfo, EnqueueTrace, JobTraceContext } from "./queue/job-trace";

@@ -1,5 +1,17 @@
-import { type FailedDelivery, type QueueAdmin, type QueueCounts, readableJobText } from "@tidings/core/dispatch";
+import {
+  type FailedDelivery,
+  type FoundJob,
+  guardConnection,
+  type QueueAdmin,
+  QueueAdminError,
+  type QueueCounts,
+  readableJobText,
+  reasonOf,
+  unknownQueue,
+  withoutCredentials,
+} from "@tidings/core/dispatch";
 import { PgBoss } from "pg-boss";
+import { jobIdFor } from "./job-id";
 
 /** The part of a started `PgBoss` instance that the operations below use. */
 export type InspectedBoss = Pick<PgBoss, "getDb" | "retry">;
@@ -65,40 +77,146 @@ export async function retryFailed(
   return failed.length;
 }
 
+/** The queue's jobs by state: waiting, delayed, active, completed, failed, cancelled. */
 export async function queueCounts(
   boss: InspectedBoss,
   queue: string,
   options: InspectOptions = {},
 ): Promise<QueueCounts> {
-  const { rows } = await boss
-    .getDb()
-    .executeSql(`SELECT state, count(*)::int AS count FROM ${jobTable(options)} WHERE name = $1 GROUP BY state`, [
-      queue,
-    ]);
+  // pg-boss's `created` and `retry` jobs both wait; those whose start_after is ahead wait for later.
+  const { rows } = await boss.getDb().executeSql(
+    `SELECT CASE WHEN state IN ('created', 'retry') AND start_after > now() THEN 'delayed'
+                 WHEN state IN ('created', 'retry') THEN 'waiting' ELSE state::text END AS state,
+            count(*)::int AS count
+       FROM ${jobTable(options)} WHERE name = $1 GROUP BY 1`,
+    [queue],
+  );
   const by = new Map((rows as { state: string; count: number }[]).map((row) => [row.state, row.count]));
   const count = (state: string) => by.get(state) ?? 0;
   return {
-    waiting: count("created") + count("retry"),
+    waiting: count("waiting"),
+    delayed: count("delayed"),
     active: count("active"),
     completed: count("completed"),
     failed: count("failed"),
+    cancelled: count("cancelled"),
   };
 }
 
-/** `tidings queue` on a PostgreSQL URL: a PgBoss instance of its own that runs no maintenance, stopped by `close()`. */
-export async function openQueueAdmin({
-  postgres,
-  queue,
-  schema,
-}: { postgres: string; queue: string } & InspectOptions): Promise<QueueAdmin> {
-  const options = schema === undefined ? {} : { schema };
-  const boss = new PgBoss({ connectionString: postgres, supervise: false, schedule: false, ...options });
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The job with this id, or else the job of this delivery key. */
+export async function findJob(
+  boss: InspectedBoss,
+  queue: string,
+  idOrDeliveryKey: string,
+  options: InspectOptions = {},
+): Promise<FoundJob | undefined> {
+  for (const id of [idOrDeliveryKey, jobIdFor(idOrDeliveryKey)]) {
+    if (!UUID.test(id)) continue;
+    const { rows } = await boss
+      .getDb()
+      .executeSql(`SELECT id, state::text AS state FROM ${jobTable(options)} WHERE name = $1 AND id = $2`, [queue, id]);
+    const [row] = rows as { id: string; state: string }[];
+    if (row) return { jobId: row.id, state: row.state };
+  }
+  return undefined;
+}
+
+export interface QueueAdminOptions extends InspectOptions {
+  /** A PostgreSQL URL: `postgres://user:password@host:5432/app`. */
+  postgres: string;
+  queue: string;
+}
+
+const ENGINE = "pg-boss";
+
+/**
+ * Why a statement failed if the connection did, else undefined: a socket error (`ECONNREFUSED`…), a SQLSTATE of
+ * class 08 (connection exception) or 57P (the server shutting down), or pg's "Connection terminated unexpectedly"
+ * for a pooled connection the server closed.
+ */
+function connectionFailure(error: unknown): string | undefined {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === "string" && /^(E[A-Z]+|08...|57P..)$/.test(code)) return /^E/.test(code) ? code : String(message);
+  return typeof message === "string" && message.startsWith("Connection terminated") ? message : undefined;
+}
+
+/** The schema version this pg-boss works with, and its own version, from its package.json. */
+async function pgBossRelease(): Promise<{ version: string; schema: number }> {
+  const { default: manifest } = (await import("pg-boss/package.json", { with: { type: "json" } })) as {
+    default: { version: string; pgboss: { schema: number } };
+  };
+  return { version: manifest.version, schema: manifest.pgboss.schema };
+}
+
+/** Why `start()` refused, asked of the database without changing it. */
+async function startFailure(boss: PgBoss, where: string, schema: string, error: unknown): Promise<QueueAdminError> {
+  const installed = await boss.isInstalled().catch(() => undefined);
+  if (installed === undefined) {
+    const message = `cannot reach PostgreSQL at ${where}: ${reasonOf(error)}`;
+    return new QueueAdminError("unreachable", message, { engine: ENGINE, where }, { cause: error });
+  }
+  if (!installed) {
+    const message = `no pg-boss schema "${schema}" in ${where}: is it your app's database? It is never created here`;
+    return new QueueAdminError("no_schema", message, { engine: ENGINE, where, schema });
+  }
+  const found = await boss.schemaVersion().catch(() => null);
+  const release = await pgBossRelease();
+  return new QueueAdminError(
+    "schema_version",
+    `the "${schema}" schema in ${where} is at version ${found ?? "unknown"}, pg-boss ${release.version} here works with version ${release.schema}; it is never migrated here: use the pg-boss version your app uses`,
+    { engine: ENGINE, where, schema, found, expected: release.schema, engineVersion: release.version },
+  );
+}
+
+/**
+ * Administers one pg-boss queue on a PgBoss instance of its own, stopped by `close()`: what `tidings queue` runs. It
+ * changes nothing in the database but retries: no schema created, no migration, no maintenance, no scheduling, no
+ * instance registered. Rejects with a `QueueAdminError`: `unreachable`, `no_schema`, `schema_version` (the schema is
+ * at another version than the installed pg-boss works with), `unknown_queue`; an operation whose connection dropped
+ * rejects with `connection_lost`.
+ */
+export async function openQueueAdmin({ postgres, queue, schema = "pgboss" }: QueueAdminOptions): Promise<QueueAdmin> {
+  const where = withoutCredentials(postgres);
+  const options = { schema };
+  jobTable(options); // a schema name that is not plain is a TypeError before anything connects
+  const boss = new PgBoss({
+    connectionString: postgres,
+    schema,
+    migrate: false,
+    createSchema: false,
+    supervise: false,
+    schedule: false,
+    registerInstance: false,
+  });
   boss.on("error", () => {}); // a failing command rejects; the event would only repeat it
-  await boss.start();
+  try {
+    await boss.start();
+  } catch (error) {
+    const failure = await startFailure(boss, where, schema, error);
+    await boss.stop({ graceful: false }).catch(() => {});
+    throw failure;
+  }
+  const close = () => boss.stop({ graceful: false }).catch(() => {});
+  const guard = <Args extends unknown[], Result>(operation: (...args: Args) => Promise<Result>) =>
+    guardConnection(operation, { engine: ENGINE, server: "PostgreSQL", where }, connectionFailure);
+  try {
+    if ((await guard(() => boss.getQueue(queue))()) === null) {
+      const names = (await guard(() => boss.getQueues())()).map((found) => found.name);
+      throw unknownQueue(ENGINE, where, queue, names.filter((name) => !name.startsWith("__pgboss__")).sort());
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
   return {
-    failed: (limit) => listFailed(boss, queue, limit, options),
-    retry: (ids) => retryFailed(boss, queue, ids, options),
-    stats: () => queueCounts(boss, queue, options),
-    close: () => boss.stop({ graceful: false }),
+    engine: ENGINE,
+    queue,
+    failed: guard((limit?: number) => listFailed(boss, queue, limit, options)),
+    find: guard((idOrDeliveryKey: string) => findJob(boss, queue, idOrDeliveryKey, options)),
+    retry: guard((ids: readonly string[] | "all") => retryFailed(boss, queue, ids, options)),
+    stats: guard(() => queueCounts(boss, queue, options)),
+    close,
   };
 }

@@ -1,10 +1,9 @@
-import type { FailedDelivery } from "@tidings/core/dispatch";
+import type { FailedDelivery, FoundJob, QueueAdmin, QueueCounts } from "@tidings/core/dispatch";
 import { type Command, Option } from "commander";
 import { CliError, CliExit, type Io } from "../io";
-import type { AdminQueue, FoundJob, StateCount } from "../queue/admin";
 import { printable, printableJson } from "../text/terminal";
 import { integer, nonEmpty } from "./parsers";
-import { openQueue, type QueueTarget } from "./queue-engines";
+import { asCliError, openQueue, type QueueTarget } from "./queue-engines";
 
 const HELP_AFTER = [
   "",
@@ -37,10 +36,10 @@ function withTarget(command: Command): Command {
     .addOption(new Option("-q, --queue <name>", "queue name").makeOptionMandatory().argParser(nonEmpty));
 }
 
-async function withQueue<T>(target: QueueTarget, use: (admin: AdminQueue) => Promise<T>): Promise<T> {
+async function withQueue<T>(target: QueueTarget, use: (admin: QueueAdmin) => Promise<T>): Promise<T> {
   const admin = await openQueue(target);
   try {
-    return await use(admin);
+    return await asCliError(use(admin));
   } finally {
     await admin.close();
   }
@@ -68,11 +67,17 @@ function failedTable(jobs: readonly FailedDelivery[]): string {
   ]);
 }
 
-function statsTable(counts: readonly StateCount[]): string {
-  return table(counts.map(({ state, count }) => [state, String(count)]));
+/** The states in the order printed; an engine's counts hold those it has. */
+const STATES = ["waiting", "prioritized", "delayed", "active", "completed", "failed", "cancelled"] as const;
+
+/** The engine's states with their counts, in the printed order. */
+function counted(counts: QueueCounts): [string, number][] {
+  return STATES.flatMap((state) => (counts[state] === undefined ? [] : [[state, counts[state]] as [string, number]]));
 }
 
-const counted = (counts: readonly StateCount[]) => Object.fromEntries(counts.map(({ state, count }) => [state, count]));
+function statsTable(counts: QueueCounts): string {
+  return table(counted(counts).map(([state, count]) => [state, String(count)]));
+}
 
 interface RetryPlan {
   jobIds: string[];
@@ -80,7 +85,7 @@ interface RetryPlan {
 }
 
 /** Each id given: a failed job (by job id or delivery key) to retry, or why not. */
-async function planRetry(admin: AdminQueue, ids: readonly string[], queue: string): Promise<RetryPlan> {
+async function planRetry(admin: QueueAdmin, ids: readonly string[], queue: string): Promise<RetryPlan> {
   const plan: RetryPlan = { jobIds: [], problems: [] };
   for (const id of new Set(ids)) {
     const found: FoundJob | undefined = await admin.find(id);
@@ -140,7 +145,7 @@ export function registerQueue(program: Command, io: Io): void {
       }));
       io.stdout.write(
         options.json
-          ? `${printableJson({ queue: options.queue, engine, counts: counted(counts) })}\n`
+          ? `${printableJson({ queue: options.queue, engine, counts: Object.fromEntries(counted(counts)) })}\n`
           : `${statsTable(counts)}\n`,
       );
     });
