@@ -91,7 +91,7 @@ describe("openQueueAdmin (pg-boss) never creates nor migrates the schema", () =>
     const app = new PgBoss({ connectionString: urlOf("older"), supervise: false, schedule: false });
     await app.start();
     await app.stop({ graceful: false });
-    const [{ version }] = await sql<{ version: number }>(
+    const [{ version } = { version: -1 }] = await sql<{ version: number }>(
       "older",
       "UPDATE pgboss.version SET version = version - 1 RETURNING version",
     );
