@@ -1,12 +1,20 @@
 import { packageBuild } from "../../config/tsup";
 
 export default [
-  // The entries share one chunk in both formats, so `@tidings/core`, `/adapter` and `/node` share one
+  // The entries share one chunk in both formats, so `@tidings/core`, `/adapter`, `/node` and `/schemes` share one
   // WebhookVerificationError class (instanceof holds across them) instead of each bundling a copy. The declarations
-  // of all four entries come from this build: two builds writing declarations into one folder race.
+  // of all five entries come from this build: two builds writing declarations into one folder race.
   packageBuild({
-    entry: ["src/index.ts", "src/adapter.ts", "src/node.ts"],
-    dts: { entry: ["src/index.ts", "src/adapter.ts", "src/node.ts", "src/dispatch.ts"] },
+    entry: { index: "src/index.ts", adapter: "src/adapter.ts", node: "src/node.ts", schemes: "src/schemes/index.ts" },
+    dts: {
+      entry: {
+        index: "src/index.ts",
+        adapter: "src/adapter.ts",
+        node: "src/node.ts",
+        dispatch: "src/dispatch.ts",
+        schemes: "src/schemes/index.ts",
+      },
+    },
     platform: "neutral",
     splitting: true,
     clean: ["!dispatch.js", "!dispatch.cjs", "!dispatch.js.map", "!dispatch.cjs.map"],

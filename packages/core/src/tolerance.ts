@@ -16,7 +16,7 @@ export function resolveTolerance(options: VerifyOptions | undefined): number {
   return tolerance;
 }
 
-function currentSeconds(options: VerifyOptions | undefined): number {
+export function currentSeconds(options: VerifyOptions | undefined): number {
   const nowMs = (options?.now ?? Date.now)();
   if (typeof nowMs !== "number" || !Number.isFinite(nowMs)) {
     throw new TypeError("now() must return milliseconds");

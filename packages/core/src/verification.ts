@@ -3,10 +3,10 @@ import { WebhookVerificationError } from "./errors";
 import { parseHeaderDetailed, type SignatureHeaderInput } from "./header";
 import { requirePayloadBytes } from "./payload";
 import { normalizeSecrets, type Secret } from "./secrets";
-import { assertWithinTolerance, resolveTolerance, type VerifyOptions } from "./tolerance";
+import { assertWithinTolerance, currentSeconds, resolveTolerance, type VerifyOptions } from "./tolerance";
 
 export interface VerifyResult {
-  /** The signed `t`, in Unix seconds. */
+  /** The signed `t`, in Unix seconds; for a scheme that signs no time (GitHub, Shopify), when it was verified. */
   timestamp: number;
   /** Which configured secret matched: watch it fall to 0 before dropping an old secret after rotation. */
   secretIndex: number;
@@ -21,7 +21,8 @@ export type SafeVerifyResult = ({ ok: true } & VerifyResult) | { ok: false; erro
 export interface SignedDelivery {
   content: SignedContent;
   secrets: readonly string[];
-  timestamp: number;
+  /** The signed time, Unix seconds; undefined for a scheme that signs none (no time window then). */
+  timestamp: number | undefined;
   toleranceSeconds: number;
 }
 
@@ -68,11 +69,16 @@ export function requireMatchInWindow(
   if (match === undefined) {
     throw new WebhookVerificationError(
       "signature_mismatch",
-      "No v1 signature matches: wrong secret, or the body changed on the way.",
+      `No ${delivery.content.label ?? "v1"} signature matches: wrong secret, or the body changed on the way.`,
     );
   }
-  assertWithinTolerance(delivery.timestamp, delivery.toleranceSeconds, options);
-  return { timestamp: delivery.timestamp, secretIndex: match.secretIndex, signature: match.signature };
+  const { timestamp } = delivery;
+  if (timestamp !== undefined) assertWithinTolerance(timestamp, delivery.toleranceSeconds, options);
+  return {
+    timestamp: timestamp ?? currentSeconds(options),
+    secretIndex: match.secretIndex,
+    signature: match.signature,
+  };
 }
 
 export function toVerifyResult({ timestamp, secretIndex }: VerifyResult): VerifyResult {

@@ -1,5 +1,5 @@
 import { nodeBuiltin } from "../runtime";
-import type { SignatureMatch, SignedContent } from "./signed-content";
+import type { SecretFormat, SignatureMatch, SignedContent } from "./signed-content";
 
 export type NodeCrypto = typeof import("node:crypto");
 
@@ -28,19 +28,30 @@ export function requireNodeCrypto(caller: string, alternative?: string): NodeCry
 type HmacKey = import("node:crypto").KeyObject | Buffer;
 const keys = new Map<string, HmacKey>();
 
-function keyFor(crypto: NodeCrypto, secret: string): HmacKey {
-  let key = keys.get(secret);
+function keyFor(crypto: NodeCrypto, secret: string, format: SecretFormat | undefined): HmacKey {
+  const cache = (format?.nodeKeys ?? keys) as Map<string, HmacKey>;
+  let key = cache.get(secret);
   if (key === undefined) {
-    if (keys.size >= 32) keys.clear();
-    const bytes = Buffer.from(secret, "utf8");
+    if (cache.size >= 32) cache.clear();
+    const bytes = format ? Buffer.from(format.keyBytes(secret)) : Buffer.from(secret, "utf8");
     key = typeof crypto.createSecretKey === "function" ? crypto.createSecretKey(bytes) : bytes;
-    keys.set(secret, key);
+    cache.set(secret, key);
   }
   return key;
 }
 
-export function hmacWithNodeCrypto(crypto: NodeCrypto, secret: string, prefix: string, payload: Uint8Array): Buffer {
-  return crypto.createHmac("sha256", keyFor(crypto, secret)).update(prefix).update(payload).digest();
+export function hmacWithNodeCrypto(
+  crypto: NodeCrypto,
+  secret: string,
+  prefix: string,
+  payload: Uint8Array,
+  format?: SecretFormat,
+): Buffer {
+  return crypto
+    .createHmac("sha256", keyFor(crypto, secret, format))
+    .update(prefix)
+    .update(payload)
+    .digest();
 }
 
 export function matchWithNodeCrypto(
@@ -48,9 +59,12 @@ export function matchWithNodeCrypto(
   content: SignedContent,
   secrets: readonly string[],
 ): SignatureMatch | undefined {
-  const candidates = content.signatures.map((hex) => Buffer.from(hex, "hex"));
+  if (content.matchers) return content.matchers.node(crypto, content, secrets);
+  const encoding = content.encoding ?? "hex";
+  const candidates = content.signatures.map((text) => Buffer.from(text, encoding));
   for (let secretIndex = 0; secretIndex < secrets.length; secretIndex++) {
-    const expected = hmacWithNodeCrypto(crypto, secrets[secretIndex] as string, content.prefix, content.payload);
+    const secret = secrets[secretIndex] as string;
+    const expected = hmacWithNodeCrypto(crypto, secret, content.prefix, content.payload, content.format);
     for (let i = 0; i < candidates.length; i++) {
       if (crypto.timingSafeEqual(expected, candidates[i] as Buffer)) {
         return { secretIndex, signature: content.signatures[i] as string };

@@ -1,24 +1,29 @@
+import { base64ToBytes } from "./base64";
 import { constantTimeEqual } from "./constant-time";
 import { hexToBytes } from "./hex";
-import type { SignatureMatch, SignedContent } from "./signed-content";
+import type { SecretFormat, SignatureMatch, SignedContent } from "./signed-content";
 
 const MAX_CACHED_KEYS = 32;
 const encoder = /* @__PURE__ */ new TextEncoder();
 // Importing a key is the costly part of a Web Crypto HMAC; endpoint secrets are few and long-lived.
 const keyCache = /* @__PURE__ */ new Map<string, Promise<CryptoKey>>();
 
-function importKey(secret: string): Promise<CryptoKey> {
-  let key = keyCache.get(secret);
+function importKey(secret: string, format: SecretFormat | undefined): Promise<CryptoKey> {
+  const cache = format?.webKeys ?? keyCache;
+  let key = cache.get(secret);
   if (key === undefined) {
-    if (keyCache.size >= MAX_CACHED_KEYS) keyCache.clear();
-    key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-    keyCache.set(secret, key);
-    key.catch(() => keyCache.delete(secret));
+    if (cache.size >= MAX_CACHED_KEYS) cache.clear();
+    const bytes = format ? format.keyBytes(secret) : encoder.encode(secret);
+    key = crypto.subtle.importKey("raw", bytes as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+    ]);
+    cache.set(secret, key);
+    key.catch(() => cache.delete(secret));
   }
   return key;
 }
 
-function signedBytes(prefix: string, payload: Uint8Array): Uint8Array<ArrayBuffer> {
+export function signedBytes(prefix: string, payload: Uint8Array): Uint8Array<ArrayBuffer> {
   const head = encoder.encode(prefix);
   const bytes = new Uint8Array(head.length + payload.length);
   bytes.set(head);
@@ -30,10 +35,11 @@ export async function matchWithWebCrypto(
   content: SignedContent,
   secrets: readonly string[],
 ): Promise<SignatureMatch | undefined> {
-  const candidates = content.signatures.map(hexToBytes);
+  if (content.matchers) return content.matchers.web(content, secrets);
+  const candidates = content.signatures.map(content.encoding ? base64ToBytes : hexToBytes);
   const data = signedBytes(content.prefix, content.payload);
   for (let secretIndex = 0; secretIndex < secrets.length; secretIndex++) {
-    const key = await importKey(secrets[secretIndex] as string);
+    const key = await importKey(secrets[secretIndex] as string, content.format);
     const expected = new Uint8Array(await crypto.subtle.sign("HMAC", key, data));
     for (let i = 0; i < candidates.length; i++) {
       if (constantTimeEqual(expected, candidates[i] as Uint8Array)) {

@@ -1,0 +1,132 @@
+import { base64ToBytes } from "../crypto/base64";
+import { findNodeCrypto, type NodeCrypto, requireNodeCrypto } from "../crypto/node-crypto";
+import type { SignedContent } from "../crypto/signed-content";
+import { signedBytes } from "../crypto/web-crypto";
+
+// A raw 32-byte ed25519 key as DER: the fixed SPKI prefix (public) and PKCS#8 prefix (private seed) of RFC 8410.
+const SPKI_PREFIX = /* @__PURE__ */ Uint8Array.of(
+  0x30,
+  0x2a,
+  0x30,
+  0x05,
+  0x06,
+  0x03,
+  0x2b,
+  0x65,
+  0x70,
+  0x03,
+  0x21,
+  0x00,
+);
+const PKCS8_PREFIX = /* @__PURE__ */ Uint8Array.of(
+  0x30,
+  0x2e,
+  0x02,
+  0x01,
+  0x00,
+  0x30,
+  0x05,
+  0x06,
+  0x03,
+  0x2b,
+  0x65,
+  0x70,
+  0x04,
+  0x22,
+  0x04,
+  0x20,
+);
+
+const MAX_CACHED_KEYS = 32;
+const nodeKeys = new Map<string, import("node:crypto").KeyObject>();
+const webKeys = new Map<string, Promise<CryptoKey>>();
+
+/** The raw key after its prefix (`whpk_`, `whsk_`), base64; a TypeError names the rule it breaks. */
+export function rawKey(secret: string, prefix: string, lengths: readonly number[]): Uint8Array {
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = base64ToBytes(secret.slice(prefix.length));
+  } catch {
+    bytes = undefined;
+  }
+  if (!secret.startsWith(prefix) || bytes === undefined || !lengths.includes(bytes.length)) {
+    throw new TypeError(`An ed25519 key must be ${prefix}<base64 of ${lengths.join(" or ")} bytes>`);
+  }
+  return bytes;
+}
+
+function cached<Key>(cache: Map<string, Key>, secret: string, make: () => Key): Key {
+  let key = cache.get(secret);
+  if (key === undefined) {
+    if (cache.size >= MAX_CACHED_KEYS) cache.clear();
+    key = make();
+    cache.set(secret, key);
+  }
+  return key;
+}
+
+function der(prefix: Uint8Array, raw: Uint8Array): Buffer {
+  return Buffer.concat([prefix, raw.subarray(0, 32)]);
+}
+
+/** The first of `signatures` (base64) that `publicKey` (`whpk_…`) verifies over the signed content, with node:crypto. */
+export function ed25519MatchNode(
+  crypto: NodeCrypto,
+  content: SignedContent,
+  publicKey: string,
+  signatures: readonly string[],
+): string | undefined {
+  const key = cached(nodeKeys, publicKey, () =>
+    crypto.createPublicKey({ key: der(SPKI_PREFIX, rawKey(publicKey, "whpk_", [32])), format: "der", type: "spki" }),
+  );
+  const data = Buffer.concat([Buffer.from(content.prefix), content.payload]);
+  return signatures.find((signature) => crypto.verify(null, data, key, Buffer.from(signature, "base64")));
+}
+
+/** The same with Web Crypto (Ed25519 is in current Node, Deno, Bun and workerd). */
+export async function ed25519MatchWeb(
+  content: SignedContent,
+  publicKey: string,
+  signatures: readonly string[],
+): Promise<string | undefined> {
+  const key = cached(webKeys, publicKey, () => {
+    const imported = crypto.subtle.importKey(
+      "raw",
+      rawKey(publicKey, "whpk_", [32]) as Uint8Array<ArrayBuffer>,
+      { name: "Ed25519" },
+      false,
+      ["verify"],
+    );
+    imported.catch(() => webKeys.delete(publicKey));
+    return imported;
+  });
+  const data = signedBytes(content.prefix, content.payload);
+  for (const signature of signatures) {
+    const bytes = base64ToBytes(signature) as Uint8Array<ArrayBuffer>;
+    if (await crypto.subtle.verify({ name: "Ed25519" }, await key, bytes, data)) return signature;
+  }
+  return undefined;
+}
+
+/** Signs with a `whsk_` key (base64 of the 32-byte seed, or of seed + public key): base64 of the 64-byte signature. */
+export function ed25519Sign(secretKey: string, data: Uint8Array): string {
+  const crypto = requireNodeCrypto("sign");
+  const key = crypto.createPrivateKey({
+    key: der(PKCS8_PREFIX, rawKey(secretKey, "whsk_", [32, 64])),
+    format: "der",
+    type: "pkcs8",
+  });
+  return crypto.sign(null, data, key).toString("base64");
+}
+
+/** `whpk_…` for a `whsk_…` key: what the receiver holds. */
+export function ed25519PublicKey(secretKey: string): string {
+  const crypto = findNodeCrypto() ?? requireNodeCrypto("publicKey");
+  const key = crypto.createPrivateKey({
+    key: der(PKCS8_PREFIX, rawKey(secretKey, "whsk_", [32, 64])),
+    format: "der",
+    type: "pkcs8",
+  });
+  const spki = crypto.createPublicKey(key).export({ format: "der", type: "spki" });
+  return `whpk_${spki.subarray(SPKI_PREFIX.length).toString("base64")}`;
+}

@@ -1,0 +1,48 @@
+import type { DeliveryEvent } from "../event";
+import type { HeaderSource } from "../http/headers";
+import type { ReceiveResult } from "../http/result";
+import type { RawPayload } from "../payload";
+import type { Secret } from "../secrets";
+import type { VerifyOptions } from "../tolerance";
+import type { SignedDelivery, VerifyResult } from "../verification";
+
+/** What a scheme's `sign` may be told: the time to sign (Unix seconds, default now) and the delivery id, where it signs one. */
+export interface SchemeSignOptions {
+  timestamp?: number;
+  /** The message id that Standard Webhooks and Svix sign (default a random `msg_…`); ignored by the others. */
+  id?: string;
+}
+
+/**
+ * How one sender signs its webhooks: which headers carry the signature(s), the timestamp and the event's id and type,
+ * what bytes are signed, and how secrets are written. The Receiver, every adapter, the stores and the queues work the
+ * same with any scheme; `verify`/`verifyAsync` make it a standalone verifier, `sign` a test sender.
+ */
+export interface Scheme {
+  /** `service-signature`, `standard-webhooks`, `svix`, `stripe`, `github`, `shopify`, `slack`. */
+  readonly name: string;
+  /** The lower-case name of the header that carries the signature(s). */
+  readonly signatureHeader: string;
+  /**
+   * The cheap step, before any secret is looked up: reads the headers into what was signed and the signatures it
+   * claims. Throws `WebhookVerificationError` (`missing_header`, `malformed_header`, `no_supported_signature`).
+   */
+  read(
+    payload: Uint8Array,
+    headers: HeaderSource,
+    secrets: readonly string[],
+    toleranceSeconds: number,
+  ): SignedDelivery;
+  /** The verified event's type (what handlers are registered for). */
+  typeOf(event: DeliveryEvent, headers: HeaderSource): string | undefined;
+  /** The id deliveries of one event share, for dedup; undefined dedups by the signature. */
+  idOf(event: DeliveryEvent, body: Uint8Array, headers: HeaderSource): string | undefined;
+  /** A handshake the scheme answers itself once verified (Slack's `url_verification`), before dedup and handlers. */
+  respond?(event: DeliveryEvent): ReceiveResult | undefined;
+  /** The headers the sender would send with this payload: for tests and the CLI. Needs node:crypto. */
+  sign(payload: RawPayload, secret: string, options?: SchemeSignOptions): Record<string, string>;
+  /** Verifies a delivery with node:crypto; throws `WebhookVerificationError`, with the same codes as `verify`. */
+  verify(payload: unknown, headers: HeaderSource, secret: Secret, options?: VerifyOptions): VerifyResult;
+  /** `verify` in every runtime: node:crypto where it exists, else Web Crypto. */
+  verifyAsync(payload: unknown, headers: HeaderSource, secret: Secret, options?: VerifyOptions): Promise<VerifyResult>;
+}

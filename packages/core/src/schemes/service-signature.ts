@@ -1,0 +1,31 @@
+import { SIGNATURE_HEADER } from "../constants";
+import { headerValue } from "../http/headers";
+import { sign } from "../sign";
+import { parseSignedDelivery } from "../verification";
+import { verify } from "../verify";
+import { verifyAsync } from "../verify-async";
+import { payloadId, payloadType } from "./payload-fields";
+import type { Scheme } from "./scheme";
+
+/**
+ * The messaging service's own scheme, the default: `Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t." + body>`,
+ * the secret's UTF-8 bytes as the key, type and dedup id from the payload's `type` and `id`.
+ */
+export const SERVICE_SIGNATURE: Scheme = {
+  name: "service-signature",
+  signatureHeader: SIGNATURE_HEADER,
+  read: (payload, headers, secrets, toleranceSeconds) =>
+    parseSignedDelivery(payload, headerValue(headers, SIGNATURE_HEADER), secrets, toleranceSeconds),
+  typeOf: payloadType,
+  idOf: payloadId,
+  sign: (payload, secret, options) => ({ [SIGNATURE_HEADER]: sign(payload, secret, options) }),
+  verify: (payload, headers, secret, options) =>
+    verify(payload, headerValue(headers, SIGNATURE_HEADER), secret, options),
+  verifyAsync: (payload, headers, secret, options) =>
+    verifyAsync(payload, headerValue(headers, SIGNATURE_HEADER), secret, options),
+};
+
+/** The service's scheme (`Service-Signature`), which a Receiver uses when given none. */
+export function serviceSignature(): Scheme {
+  return SERVICE_SIGNATURE;
+}

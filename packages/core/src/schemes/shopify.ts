@@ -1,0 +1,33 @@
+import { defineScheme } from "./define";
+import { BASE64_SHA256, noSignature, optionalHeader, requiredHeader } from "./headers";
+import type { Scheme } from "./scheme";
+import { hmac, signingBytes } from "./sign-helpers";
+
+const HEADER = "x-shopify-hmac-sha256";
+const DISPLAY = "X-Shopify-Hmac-Sha256";
+
+/**
+ * Shopify (shopify.dev, "Verify webhooks"): `X-Shopify-Hmac-Sha256: <base64 HMAC-SHA256 of the body>`, keyed by the
+ * app's client secret (UTF-8). Shopify signs no timestamp: only dedup by `X-Shopify-Webhook-Id` stops a replay, for as
+ * long as the store remembers it (`doneTtlMs`). The type is `X-Shopify-Topic` (`orders/create`).
+ */
+export const SHOPIFY: Scheme = /* @__PURE__ */ defineScheme({
+  name: "shopify",
+  signatureHeader: HEADER,
+  read(payload, headers, secrets, toleranceSeconds) {
+    const value = requiredHeader(headers, HEADER, DISPLAY).trim();
+    if (!BASE64_SHA256.test(value)) throw noSignature(DISPLAY, "base64 HMAC-SHA256");
+    const content = { prefix: "", payload, signatures: [value], encoding: "base64" as const, label: DISPLAY };
+    return { content, secrets, timestamp: undefined, toleranceSeconds };
+  },
+  typeOf: (_event, headers) => optionalHeader(headers, "x-shopify-topic"),
+  idOf: (_event, _body, headers) => optionalHeader(headers, "x-shopify-webhook-id"),
+  sign(payload, secret) {
+    return { [HEADER]: hmac(secret, "", signingBytes(payload, secret)).toString("base64") };
+  },
+});
+
+/** Shopify's scheme. */
+export function shopify(): Scheme {
+  return SHOPIFY;
+}

@@ -1,0 +1,23 @@
+import { hmacWithNodeCrypto, requireNodeCrypto } from "../crypto/node-crypto";
+import type { SecretFormat } from "../crypto/signed-content";
+import { payloadBytes, type RawPayload } from "../payload";
+
+/** The payload's bytes for `sign`; TypeError for anything else, and for an empty secret. */
+export function signingBytes(payload: RawPayload, secret: string): Uint8Array {
+  const bytes = payloadBytes(payload);
+  if (bytes === undefined) throw new TypeError("payload must be bytes or a string");
+  if (typeof secret !== "string" || secret === "") throw new TypeError("secret must be a non-empty string");
+  return bytes;
+}
+
+/** Whole Unix seconds to sign with: the option, or now. */
+export function signingTime(timestamp: number | undefined): number {
+  const seconds = timestamp ?? Math.floor(Date.now() / 1000);
+  if (!Number.isSafeInteger(seconds) || seconds < 0) throw new TypeError("timestamp must be whole Unix seconds ≥ 0");
+  return seconds;
+}
+
+/** HMAC-SHA256 of `prefix` + the body with node:crypto, as the key's `format` reads the secret. */
+export function hmac(secret: string, prefix: string, bytes: Uint8Array, format?: SecretFormat): Buffer {
+  return hmacWithNodeCrypto(requireNodeCrypto("sign"), secret, prefix, bytes, format);
+}

@@ -1,0 +1,62 @@
+import type { DeliveryEvent } from "../event";
+import type { ReceiveResult } from "../http/result";
+import { defineScheme } from "./define";
+import { HEX_SHA256, noSignature, requiredHeader, timestampHeader } from "./headers";
+import { nonEmptyString } from "./payload-fields";
+import type { Scheme } from "./scheme";
+import { hmac, signingBytes, signingTime } from "./sign-helpers";
+
+const HEADER = "x-slack-signature";
+const DISPLAY = "X-Slack-Signature";
+
+/** The Events API's inner event type for `event_callback`s (`app_mention`), else the payload's `type`. */
+function slackType(event: DeliveryEvent): string | undefined {
+  const inner = event.event as DeliveryEvent | null | undefined;
+  return event.type === "event_callback" && typeof inner === "object" && inner !== null
+    ? nonEmptyString(inner.type)
+    : nonEmptyString(event.type);
+}
+
+/**
+ * Slack (api.slack.com/authentication/verifying-requests-from-slack): `X-Slack-Signature: v0=<hex HMAC-SHA256 of
+ * "v0:<X-Slack-Request-Timestamp>:<body>">` keyed by the signing secret (UTF-8), 5-minute tolerance. The Events API's
+ * `url_verification` handshake is answered with its `challenge` once verified; an `event_callback` is typed by its
+ * inner event (`app_mention`) and deduplicated by `event_id`. Bodies must be JSON (the Events API), not the form
+ * bodies of slash commands and interactivity.
+ */
+export const SLACK: Scheme = /* @__PURE__ */ defineScheme({
+  name: "slack",
+  signatureHeader: HEADER,
+  read(payload, headers, secrets, toleranceSeconds) {
+    const value = requiredHeader(headers, HEADER, DISPLAY).trim();
+    const timestampText = timestampHeader(headers, "x-slack-request-timestamp", "X-Slack-Request-Timestamp");
+    const hex = value.startsWith("v0=") ? value.slice(3) : "";
+    if (!HEX_SHA256.test(hex)) throw noSignature(DISPLAY, "v0=<64 lowercase hex>");
+    const content = { prefix: `v0:${timestampText}:`, payload, signatures: [hex], label: "v0" };
+    return { content, secrets, timestamp: Number(timestampText), toleranceSeconds };
+  },
+  typeOf: slackType,
+  idOf: (event) => nonEmptyString(event.event_id),
+  respond(event): ReceiveResult | undefined {
+    if (event.type !== "url_verification" || typeof event.challenge !== "string") return undefined;
+    return {
+      code: "accepted",
+      status: 200,
+      headers: { "content-type": "application/json; charset=utf-8" },
+      body: JSON.stringify({ challenge: event.challenge }),
+    };
+  },
+  sign(payload, secret, options) {
+    const bytes = signingBytes(payload, secret);
+    const timestamp = signingTime(options?.timestamp);
+    return {
+      "x-slack-request-timestamp": String(timestamp),
+      [HEADER]: `v0=${hmac(secret, `v0:${timestamp}:`, bytes).toString("hex")}`,
+    };
+  },
+});
+
+/** Slack's Events API scheme. */
+export function slack(): Scheme {
+  return SLACK;
+}

@@ -1,0 +1,162 @@
+import { base64ToBytes } from "../crypto/base64";
+import { matchWithNodeCrypto } from "../crypto/node-crypto";
+import type { Matchers, SecretFormat, SignatureMatch, SignedContent } from "../crypto/signed-content";
+import { matchWithWebCrypto } from "../crypto/web-crypto";
+import { type HeaderSource, headerValue } from "../http/headers";
+import { defineScheme } from "./define";
+import { ed25519MatchNode, ed25519MatchWeb, ed25519Sign } from "./ed25519";
+import { BASE64_SHA256, malformed, noSignature, requiredHeader, TIMESTAMP } from "./headers";
+import { payloadType } from "./payload-fields";
+import type { Scheme } from "./scheme";
+import { hmac, signingBytes, signingTime } from "./sign-helpers";
+
+const MAX_SIGNATURES = 32;
+const ED25519_SIGNATURE = /^[A-Za-z0-9+/]{86}==$/;
+
+/**
+ * `whsec_<base64>`: the HMAC key is the base64-decoded part after the prefix (the prefix is optional, as in the
+ * reference library); a secret that is not base64 is a TypeError, never a silent wrong key.
+ */
+export const WHSEC: SecretFormat = {
+  keyBytes(secret) {
+    const text = secret.startsWith("whsec_") ? secret.slice(6) : secret;
+    let bytes: Uint8Array | undefined;
+    try {
+      bytes = base64ToBytes(text);
+    } catch {
+      bytes = undefined;
+    }
+    if (bytes === undefined || bytes.length === 0) {
+      throw new TypeError("A Standard Webhooks secret must be whsec_<base64>, or whpk_<base64> for ed25519");
+    }
+    return bytes;
+  },
+  nodeKeys: new Map(),
+  webKeys: new Map(),
+};
+
+/** What a Standard Webhooks header holds besides the HMAC `v1` signatures: the ed25519 `v1a` ones. */
+interface StandardContent extends SignedContent {
+  ed25519: readonly string[];
+}
+
+const isPublicKey = (secret: string) => secret.startsWith("whpk_");
+
+/**
+ * Secret by secret, in order: a `whpk_` public key checks the `v1a` signatures (ed25519), any other secret the `v1`
+ * ones (HMAC). The reference JavaScript library has no `v1a`; the spec defines it.
+ */
+const STANDARD_MATCHERS: Matchers = {
+  node(crypto, content, secrets) {
+    const { ed25519 } = content as StandardContent;
+    const hmacContent = { ...content, matchers: undefined };
+    for (let secretIndex = 0; secretIndex < secrets.length; secretIndex++) {
+      const secret = secrets[secretIndex] as string;
+      const signature = isPublicKey(secret)
+        ? ed25519.length > 0
+          ? ed25519MatchNode(crypto, content, secret, ed25519)
+          : undefined
+        : matchWithNodeCrypto(crypto, hmacContent, [secret])?.signature;
+      if (signature !== undefined) return { secretIndex, signature };
+    }
+    return undefined;
+  },
+  async web(content, secrets): Promise<SignatureMatch | undefined> {
+    const { ed25519 } = content as StandardContent;
+    const hmacContent = { ...content, matchers: undefined };
+    for (let secretIndex = 0; secretIndex < secrets.length; secretIndex++) {
+      const secret = secrets[secretIndex] as string;
+      const signature = isPublicKey(secret)
+        ? ed25519.length > 0
+          ? await ed25519MatchWeb(content, secret, ed25519)
+          : undefined
+        : (await matchWithWebCrypto(hmacContent, [secret]))?.signature;
+      if (signature !== undefined) return { secretIndex, signature };
+    }
+    return undefined;
+  },
+};
+
+interface Names {
+  id: string;
+  timestamp: string;
+  signature: string;
+}
+
+function standardScheme(name: string, names: Names, fallback: Names | undefined): Scheme {
+  const pick = (headers: HeaderSource, field: keyof Names) =>
+    fallback && headerValue(headers, names[field]) === undefined ? fallback[field] : names[field];
+  const header = (headers: HeaderSource, field: keyof Names) => {
+    const lower = pick(headers, field);
+    return requiredHeader(headers, lower, lower);
+  };
+  return defineScheme({
+    name,
+    signatureHeader: names.signature,
+    read(payload, headers, secrets, toleranceSeconds) {
+      const signatureHeader = pick(headers, "signature");
+      const list = header(headers, "signature");
+      const id = header(headers, "id");
+      const timestampHeader = pick(headers, "timestamp");
+      const timestampText = header(headers, "timestamp").trim();
+      if (!TIMESTAMP.test(timestampText)) throw malformed(timestampHeader, "not 1 to 15 digits");
+      const entries = list.split(" ");
+      if (entries.length > MAX_SIGNATURES) throw malformed(signatureHeader, `more than ${MAX_SIGNATURES} signatures`);
+      const signatures: string[] = [];
+      const ed25519: string[] = [];
+      for (const entry of entries) {
+        const comma = entry.indexOf(",");
+        const version = entry.slice(0, comma);
+        const value = entry.slice(comma + 1);
+        if (version === "v1" && BASE64_SHA256.test(value)) signatures.push(value);
+        else if (version === "v1a" && ED25519_SIGNATURE.test(value)) ed25519.push(value);
+        // Other versions, and malformed values, never match: skipped, as the reference library does.
+      }
+      if (signatures.length === 0 && ed25519.length === 0) {
+        throw noSignature(signatureHeader, "v1 (HMAC-SHA256, base64) or v1a (ed25519) signature");
+      }
+      const content: StandardContent = {
+        prefix: `${id}.${timestampText}.`,
+        payload,
+        signatures,
+        encoding: "base64",
+        format: WHSEC,
+        label: "v1",
+        matchers: STANDARD_MATCHERS,
+        ed25519,
+      };
+      return { content, secrets, timestamp: Number(timestampText), toleranceSeconds };
+    },
+    typeOf: payloadType,
+    idOf: (_event, _body, headers) => headerValue(headers, pick(headers, "id")),
+    sign(payload, secret, options) {
+      const bytes = signingBytes(payload, secret);
+      const timestamp = signingTime(options?.timestamp);
+      const id = options?.id ?? `msg_${globalThis.crypto.randomUUID().replaceAll("-", "")}`;
+      const prefix = `${id}.${timestamp}.`;
+      const signature = secret.startsWith("whsk_")
+        ? `v1a,${ed25519Sign(secret, Buffer.concat([Buffer.from(prefix), bytes]))}`
+        : `v1,${hmac(secret, prefix, bytes, WHSEC).toString("base64")}`;
+      return { [names.id]: id, [names.timestamp]: String(timestamp), [names.signature]: signature };
+    },
+  });
+}
+
+const STANDARD: Names = { id: "webhook-id", timestamp: "webhook-timestamp", signature: "webhook-signature" };
+const SVIX: Names = { id: "svix-id", timestamp: "svix-timestamp", signature: "svix-signature" };
+const STANDARD_WEBHOOKS = /* @__PURE__ */ standardScheme("standard-webhooks", STANDARD, undefined);
+const SVIX_SCHEME = /* @__PURE__ */ standardScheme("svix", SVIX, STANDARD);
+
+/**
+ * Standard Webhooks (standardwebhooks.com): `webhook-id`, `webhook-timestamp` and `webhook-signature`, a space-separated
+ * list of `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` under a `whsec_<base64>` secret and `v1a,<base64 ed25519>`
+ * under a `whpk_<base64>` public key; 5-minute tolerance; dedup by `webhook-id`; the type from the payload's `type`.
+ */
+export function standardWebhooks(): Scheme {
+  return STANDARD_WEBHOOKS;
+}
+
+/** Svix: Standard Webhooks with `svix-id`, `svix-timestamp`, `svix-signature` (falling back to `webhook-*`, as svix does). */
+export function svix(): Scheme {
+  return SVIX_SCHEME;
+}
