@@ -1,5 +1,6 @@
 import type { HeaderSource } from "../http/headers";
 import { isPromiseLike } from "../receiver/promise-like";
+import type { Scheme } from "../schemes/scheme";
 import type { RequestTarget, SecretRequest } from "./request-target";
 import { type EndpointSecret, type SecretSet, toSecretSet } from "./secret-set";
 
@@ -16,6 +17,12 @@ export interface ResolvedEndpoint {
    * in one scope suppress each other's event ids: never share one with an endpoint whose secret someone else holds.
    */
   dedupScope?: string | undefined;
+  /**
+   * How this endpoint's sender signs (`@tidings/core/schemes`), when one route serves several senders: the request is
+   * read by it. List the route's schemes in the Receiver's `scheme` too: a request carrying none of their signature
+   * headers is refused before the resolver is asked.
+   */
+  scheme?: Scheme | undefined;
 }
 
 /**
@@ -32,6 +39,8 @@ export interface EndpointSecrets {
   endpoint: string | undefined;
   /** What scopes the dedup key: the resolver's `dedupScope`, else the endpoint label. */
   dedupScope: string | undefined;
+  /** The scheme the resolver named, if any. */
+  scheme?: Scheme | undefined;
 }
 
 function label(found: ResolvedEndpoint, name: "endpoint" | "dedupScope"): string | undefined {
@@ -45,7 +54,11 @@ function label(found: ResolvedEndpoint, name: "endpoint" | "dedupScope"): string
 function toEndpointSecrets(found: ResolvedEndpoint | undefined | null): EndpointSecrets | undefined {
   if (found === undefined || found === null) return undefined;
   const endpoint = label(found, "endpoint");
-  return { secrets: toSecretSet(found.secret), endpoint, dedupScope: label(found, "dedupScope") ?? endpoint };
+  const { scheme } = found;
+  if (scheme !== undefined && typeof scheme?.read !== "function") {
+    throw new TypeError("The secret resolver's scheme must be a scheme from @tidings/core/schemes");
+  }
+  return { secrets: toSecretSet(found.secret), endpoint, dedupScope: label(found, "dedupScope") ?? endpoint, scheme };
 }
 
 /** Asks the resolver about the request and checks what it returned. Sync when the resolver is. */

@@ -3,12 +3,13 @@ import type { SecretResolver } from "../endpoint/secret-resolver";
 import { type EndpointSecret, toSecretSet } from "../endpoint/secret-set";
 import type { DeliveryEvent } from "../event";
 import { positiveInteger } from "../positive-integer";
+import type { Scheme } from "../schemes/scheme";
+import { SERVICE_SIGNATURE } from "../schemes/service-signature";
 import { type DeliveryStore, requireOrderedStore } from "../store/delivery-store";
 import { MemoryStore } from "../store/memory-store";
 import { resolveTolerance, type VerifyOptions } from "../tolerance";
 import type { EventMap } from "./events";
 import { type Logger, safeLogger } from "./logger";
-import { numberSource } from "./number-source";
 import { type EventOrder, orderWaitMs } from "./order";
 import type { StandardSchemaV1 } from "./standard-schema";
 
@@ -23,6 +24,12 @@ export interface ReceiverOptions<Events extends EventMap> extends VerifyOptions 
    * that finds the secret(s) and an endpoint label per request, e.g. from a database.
    */
   secret: EndpointSecret | SecretResolver;
+  /**
+   * How the sender signs (`@tidings/core/schemes`): which headers, what is signed, how secrets are written, the id and
+   * type. Default: the service's `Service-Signature`. Several: a request is read by the first whose headers it carries
+   * (a secret resolver may then name the scheme it expects).
+   */
+  scheme?: Scheme | readonly Scheme[];
   /** Where claims and completed deliveries are kept. Default: an in-process `MemoryStore`. */
   store?: DeliveryStore;
   /** Largest accepted body after decoding, in bytes. Default 1 MiB. */
@@ -30,11 +37,12 @@ export interface ReceiverOptions<Events extends EventMap> extends VerifyOptions 
   /** How long a client may take to send the body, in ms, before a 408. Default 10 s. */
   bodyTimeoutMs?: number;
   schemas?: EventSchemas<Events>;
-  /** Reads the event type. Default: the payload's string `type` field. */
+  /** Reads the event type. Default: the scheme's (the service's: the payload's string `type` field). */
   typeOf?: (event: DeliveryEvent) => string | undefined;
   /**
-   * Reads the event id used for dedup. Default: the payload's `id` field, a non-empty string or a number (one past
-   * 2^53 by its exact digits in the body, as `JSON.parse` rounds it). A custom one sees numbers already rounded.
+   * Reads the event id used for dedup. Default: the scheme's (the service's: the payload's `id` field, a non-empty
+   * string or a number, one past 2^53 by its exact digits in the body, as `JSON.parse` rounds it). A custom one sees
+   * numbers already rounded.
    */
   idOf?: (event: DeliveryEvent) => string | undefined;
   /** How long a claim holds while handlers run, in ms; after it another instance may take over. Default 60 s. */
@@ -70,16 +78,13 @@ export const DEFAULT_HANDLER_TIMEOUT_MS = 30_000;
 export const DEFAULT_DONE_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_RESOLVER_TIMEOUT_MS = 5000;
 
-const nonEmptyString = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
-// An id the sender wrote as a JSON number is still the event's id: without it a resend would dedup by signature. A
-// number a double holds exactly (a safe integer) is its digits; any other (a 64-bit snowflake id, which JSON.parse
-// rounded, so that two ids would share one key) is its exact text in the body.
-const eventId = (value: unknown, body: Uint8Array) =>
-  typeof value !== "number"
-    ? nonEmptyString(value)
-    : Number.isSafeInteger(value)
-      ? String(value)
-      : numberSource(body, "id");
+function schemeList(scheme: Scheme | readonly Scheme[]): readonly Scheme[] {
+  const list: readonly Scheme[] = Array.isArray(scheme) ? scheme : [scheme as Scheme];
+  if (list.length === 0 || list.some((one) => typeof one?.read !== "function")) {
+    throw new TypeError("scheme must be a scheme from @tidings/core/schemes, or a non-empty array of them");
+  }
+  return list;
+}
 
 /** Checks every option once, at setup, so a misconfiguration fails at start-up rather than per delivery. */
 export function resolveReceiverOptions<Events extends EventMap>(options: ReceiverOptions<Events>) {
@@ -120,10 +125,10 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
     // A Map: a type named like an Object.prototype member (`constructor`) finds no schema, and the lookup hashes
     // the type once for the handler lookup too.
     schemas: new Map(Object.entries(options.schemas ?? {}) as [string, StandardSchemaV1 | undefined][]),
-    // Named reads, one function each: a shared `event[field]` read sees two keys and goes megamorphic.
-    typeOf: options.typeOf ?? ((event: DeliveryEvent) => nonEmptyString(event.type)),
-    // Given the verified body too, from which the default reads a number's exact digits.
-    idOf: options.idOf ?? ((event: DeliveryEvent, body: Uint8Array) => eventId(event.id, body)),
+    // Read by the scheme unless given here.
+    typeOf: options.typeOf,
+    idOf: options.idOf,
+    schemes: options.scheme === undefined ? [SERVICE_SIGNATURE] : schemeList(options.scheme),
     leaseMs,
     handlerTimeoutMs,
     doneTtlMs,

@@ -1,15 +1,14 @@
 import type { BodyLimits } from "../body/limits";
-import { SIGNATURE_HEADER } from "../constants";
 import { type RequestTarget, type TargetSource, UNKNOWN_TARGET } from "../endpoint/request-target";
 import { type EndpointSecrets, resolveEndpoint, type SecretResolver } from "../endpoint/secret-resolver";
 import { activeSecrets } from "../endpoint/secret-set";
 import { type ReceiveErrorCode, WebhookVerificationError } from "../errors";
 import { type DeliveryEvent, parseEvent } from "../event";
-import { type HeaderSource, headerValue } from "../http/headers";
+import type { HeaderSource } from "../http/headers";
 import { ACCEPTED, DUPLICATE, errorResult, type ReceiveResult, STALE } from "../http/result";
 import { requirePayloadBytes } from "../payload";
+import { readDelivery, type SchemeDelivery } from "../schemes/receive";
 import type { ObjectPosition, OrderedClaimResult } from "../store/delivery-store";
-import { parseSignedDelivery, type SignedDelivery } from "../verification";
 import { matchSignature } from "../verify-async";
 import { endpointKey } from "./delivery-key";
 import { Dispatcher, type ErrorListener, notifyListeners } from "./dispatch";
@@ -198,13 +197,15 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     }
     const { headers } = request;
     const options = this.#options;
-    let signed: SignedDelivery;
+    const { toleranceSeconds } = options.verifyOptions;
+    let signed: SchemeDelivery;
     try {
-      signed = parseSignedDelivery(
+      signed = readDelivery(
+        options.schemes,
         requirePayloadBytes(rawBody),
-        headerValue(headers, SIGNATURE_HEADER),
+        headers,
         options.secrets?.values ?? NO_SECRETS,
-        options.verifyOptions.toleranceSeconds,
+        toleranceSeconds,
       );
     } catch (error) {
       return this.#failure(error);
@@ -219,7 +220,16 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       if ("status" in resolved) return resolved;
       found = resolved;
       if (trace) trace.endpoint = found.endpoint;
+      // The endpoint's sender signs by the scheme the resolver names: read the request by it.
+      if (found.scheme && found.scheme !== signed.scheme) {
+        try {
+          signed = readDelivery([found.scheme], signed.content.payload, headers, NO_SECRETS, toleranceSeconds);
+        } catch (error) {
+          return this.#failure(error);
+        }
+      }
     }
+    const { scheme } = signed;
     const { secrets, endpoint, dedupScope } = found;
     // With deadlines (`notAfter`), only the secrets still valid verify; `secretIndex` still counts configured ones.
     const active = secrets.notAfter && activeSecrets(secrets.values, secrets.notAfter, options.nowMs());
@@ -230,7 +240,10 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       const checked = matchSignature(signed, options.verifyOptions);
       const verified = checked instanceof Promise ? await checked : checked;
       const parsed = parseEvent(signed.content.payload);
-      const type = options.typeOf(parsed);
+      // A handshake the scheme answers itself (Slack's url_verification): no dedup, no handlers.
+      const answer = scheme.respond?.(parsed);
+      if (answer) return answer;
+      const type = (options.typeOf ?? scheme.typeOf)(parsed, headers);
       if (type === undefined) {
         throw new WebhookVerificationError("invalid_payload", "The event has no string `type`.");
       }
@@ -241,7 +254,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
         if ("error" in validated) return this.#failure(validated.error, { event }, validated.issues);
         event = validated.value;
       }
-      const id = options.idOf(parsed, signed.content.payload);
+      const id = (options.idOf ?? scheme.idOf)(parsed, signed.content.payload, headers);
       const key = id === undefined ? `signature:${verified.signature}` : `event:${id}`;
       context = {
         type,
