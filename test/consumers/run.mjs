@@ -45,6 +45,7 @@ const PACKAGES = [
   "nestjs",
   "next",
   "redis",
+  "postgres",
   "bullmq",
   "pg-boss",
   "opentelemetry",

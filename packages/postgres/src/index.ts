@@ -1,0 +1,1 @@
+export { PostgresStore, type PostgresStoreOptions, type Queryable } from "./postgres-store";

@@ -1,0 +1,126 @@
+import type { ClaimResult, DeliveryStore, ObjectPosition, OrderedClaimResult } from "@tidings/core";
+import { textKey } from "./key";
+import { type Names, namesOf, schemaSql, statements } from "./schema";
+
+/** What the store needs of a database client: node-postgres's `Pool` and `Client`, and PGlite, all have it. */
+export interface Queryable {
+  query(
+    text: string,
+    params?: unknown[],
+  ): Promise<{ rows: Record<string, unknown>[]; rowCount?: number | null; affectedRows?: number }>;
+  /** PGlite's way of running several statements at once; node-postgres runs them through `query`. */
+  exec?(text: string): Promise<unknown>;
+}
+
+export interface PostgresStoreOptions {
+  /** A node-postgres `Pool` (or `Client`), or a PGlite instance for an embedded, single-instance store. */
+  client: Queryable;
+  /** Base name of the two tables (`<table>_deliveries`, `<table>_positions`) and the function. Default `"tidings"`. */
+  table?: string;
+  /** Schema to create them in. Default: the connection's `search_path` (usually `public`). */
+  schema?: string;
+  /** Every this many claims, up to this many expired rows are deleted. Default 1000; 0 turns it off (call `purge`). */
+  purgeEvery?: number;
+}
+
+/**
+ * A DeliveryStore on PostgreSQL: the dedup claims and, with `order`, each object's handled position and lease, in two
+ * tables it creates on first use. Every step is one statement, acting only while the caller's token owns the key;
+ * times are the database's clock, so instances with drifting clocks agree.
+ */
+export class PostgresStore implements DeliveryStore {
+  readonly #client: Queryable;
+  readonly #names: Names;
+  readonly #sql: ReturnType<typeof statements>;
+  readonly #purgeEvery: number;
+  #ready: Promise<void> | undefined;
+  #claims = 0;
+
+  constructor(options: PostgresStoreOptions) {
+    if (typeof options?.client?.query !== "function") {
+      throw new TypeError("PostgresStore needs { client }: a pg Pool or Client, or a PGlite instance");
+    }
+    this.#client = options.client;
+    this.#names = namesOf(options.table ?? "tidings", options.schema);
+    this.#sql = statements(this.#names);
+    const purgeEvery = options.purgeEvery ?? 1000;
+    if (!Number.isSafeInteger(purgeEvery) || purgeEvery < 0) {
+      throw new TypeError("purgeEvery must be a whole number ≥ 0");
+    }
+    this.#purgeEvery = purgeEvery;
+  }
+
+  /** Creates the tables and the function if they are missing. Called before the first step; call it at start-up to fail early. */
+  setup(): Promise<void> {
+    this.#ready ??= this.#createSchema().catch((error: unknown) => {
+      this.#ready = undefined; // the next call tries again: the database may just have been down
+      throw error;
+    });
+    return this.#ready;
+  }
+
+  async claim(key: string, leaseMs: number): Promise<ClaimResult> {
+    const token = crypto.randomUUID();
+    const [row] = await this.#query(this.#sql.claim, [textKey(key), token, leaseMs]);
+    this.#countClaim();
+    if (row?.claimed === true) return { state: "claimed", token };
+    return { state: row?.done === true ? "done" : "in-flight" };
+  }
+
+  async complete(key: string, token: string, ttlMs: number): Promise<boolean> {
+    return (await this.#count(this.#sql.complete, [textKey(key), token, ttlMs])) === 1;
+  }
+
+  async release(key: string, token: string): Promise<boolean> {
+    return (await this.#count(this.#sql.release, [textKey(key), token])) === 1;
+  }
+
+  /** One statement: a function that holds the object's row lock while it decides (see `DeliveryStore`). */
+  async claimInOrder(key: string, leaseMs: number, order: ObjectPosition, ttlMs: number): Promise<OrderedClaimResult> {
+    const token = crypto.randomUUID();
+    const params = [textKey(key), token, leaseMs, textKey(order.object), order.position, ttlMs];
+    const [row] = await this.#query(this.#sql.claimInOrder, params);
+    this.#countClaim();
+    const state = row?.state as OrderedClaimResult["state"];
+    return state === "claimed" ? { state, token } : { state };
+  }
+
+  async completeInOrder(key: string, token: string, ttlMs: number, order: ObjectPosition): Promise<boolean> {
+    const params = [textKey(key), token, ttlMs, textKey(order.object), order.position];
+    const [row] = await this.#query(this.#sql.completeInOrder, params);
+    return row?.n === 1;
+  }
+
+  async releaseInOrder(key: string, token: string, order: ObjectPosition): Promise<boolean> {
+    const [row] = await this.#query(this.#sql.releaseInOrder, [textKey(key), token, textKey(order.object)]);
+    return row?.n === 1;
+  }
+
+  /** Deletes up to `limit` expired claims, done keys and forgotten positions each; resolves with how many. */
+  async purge(limit = 10_000): Promise<number> {
+    const [row] = await this.#query(this.#sql.purge, [limit]);
+    return Number(row?.n ?? 0);
+  }
+
+  async #createSchema(): Promise<void> {
+    const sql = schemaSql(this.#names);
+    // Several statements: node-postgres runs them as one implicit transaction through the simple protocol.
+    await (this.#client.exec ? this.#client.exec(sql) : this.#client.query(sql));
+  }
+
+  async #query(text: string, params: unknown[]): Promise<Record<string, unknown>[]> {
+    await (this.#ready ?? this.setup());
+    return (await this.#client.query(text, params)).rows;
+  }
+
+  async #count(text: string, params: unknown[]): Promise<number> {
+    await (this.#ready ?? this.setup());
+    const result = await this.#client.query(text, params);
+    return result.rowCount ?? result.affectedRows ?? 0;
+  }
+
+  #countClaim(): void {
+    if (this.#purgeEvery === 0 || ++this.#claims % this.#purgeEvery !== 0) return;
+    this.purge().catch(() => {}); // best effort: the next round tries again
+  }
+}

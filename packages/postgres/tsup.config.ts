@@ -1,0 +1,3 @@
+import { packageBuild } from "../../config/tsup";
+
+export default packageBuild();
