@@ -24,6 +24,7 @@ export type ReceiveErrorCode =
   | "handler_timeout"
   | "store_unavailable"
   | "store_full"
+  | "overloaded"
   | "internal_error";
 
 // The statuses of the verification error's codes: all that `verify` alone pulls into a bundle.
@@ -62,6 +63,8 @@ function outcomeStatuses(verification: Readonly<Record<WebhookErrorCode, number>
     handler_timeout: 503,
     store_unavailable: 503,
     store_full: 503,
+    // More deliveries in flight than `maxConcurrentDeliveries`: refused before the body is read; the sender retries.
+    overloaded: 503,
     internal_error: 500,
   }) satisfies Record<ReceiveErrorCode, number>;
 }

@@ -46,6 +46,8 @@ describe("every WebhookVerificationError code", () => {
       "handler_timeout",
       "internal_error",
       "method_not_allowed",
+      "object_busy",
+      "overloaded",
       "secret_unavailable",
       "store_full",
       "store_unavailable",

@@ -184,6 +184,40 @@ describe("a delivery's span, handler spans and metrics", () => {
     ]);
   });
 
+  it("shed (503 overloaded): past maxConcurrentDeliveries, counted and marked failed, no handler ran", async () => {
+    const receiver = createReceiver({ secret: SECRET, logger: quiet, maxConcurrentDeliveries: 1 });
+    let release = () => {};
+    const blocked = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started = () => {};
+    const inHandler = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    receiver.onAny(() => {
+      started();
+      return blocked;
+    });
+    const url = await serve(receiver);
+
+    const first = post(url, delivery({ type: "message.sent", id: "evt_slow" }));
+    await inHandler;
+    expect(await post(url, delivery({ type: "message.sent", id: "evt_shed" }))).toEqual({
+      status: 503,
+      code: "overloaded",
+    });
+    release();
+    expect(await first).toEqual({ status: 200, code: "accepted" });
+
+    const counted = await sdk.counter("tidings.deliveries");
+    expect(counted.find(({ attributes }) => attributes["tidings.outcome"] === "overloaded")).toMatchObject({
+      value: 1,
+    });
+    const shed = sdk.spanNamed("tidings.delivery").find((span) => span.attributes["tidings.outcome"] === "overloaded");
+    expect(shed?.status).toEqual({ code: SpanStatusCode.ERROR, message: "overloaded" });
+    expect(shed?.attributes["error.type"]).toBe("overloaded");
+  });
+
   it("handler failed (500): ERROR on the delivery, the exception on the failed handler's span", async () => {
     const receiver = createReceiver({ secret: SECRET, logger: quiet });
     receiver.on("message.failed", async function chargeCustomer() {

@@ -71,12 +71,20 @@ export interface ReceiverOptions<Events extends EventMap> extends VerifyOptions 
   order?: EventOrder<Events>;
   /** How long an event waits while another event of its object is in its handlers, in ms, before 409. Default 1 s. */
   orderWaitMs?: number;
+  /**
+   * How many deliveries this Receiver takes at once, from the start of the body's read to the answer. Past it a
+   * delivery is answered 503 `overloaded` with `Retry-After` before its body is read: a burst beyond what the handlers
+   * can take costs the sender a retry, not this process its memory. Default 256 (with the default 1 MiB body limit,
+   * at most 256 MiB of bodies held).
+   */
+  maxConcurrentDeliveries?: number;
 }
 
 export const DEFAULT_LEASE_MS = 60_000;
 export const DEFAULT_HANDLER_TIMEOUT_MS = 30_000;
 export const DEFAULT_DONE_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_RESOLVER_TIMEOUT_MS = 5000;
+export const DEFAULT_MAX_CONCURRENT_DELIVERIES = 256;
 
 function schemeList(scheme: Scheme | readonly Scheme[]): readonly Scheme[] {
   const list: readonly Scheme[] = Array.isArray(scheme) ? scheme : [scheme as Scheme];
@@ -110,6 +118,10 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
     secrets: typeof secret === "function" ? undefined : toSecretSet(secret),
     resolveSecret: typeof secret === "function" ? secret : undefined,
     resolverTimeoutMs: positiveInteger(options.resolverTimeoutMs ?? DEFAULT_RESOLVER_TIMEOUT_MS, "resolverTimeoutMs"),
+    maxConcurrentDeliveries: positiveInteger(
+      options.maxConcurrentDeliveries ?? DEFAULT_MAX_CONCURRENT_DELIVERIES,
+      "maxConcurrentDeliveries",
+    ),
     nowMs: options.now ?? Date.now,
     verifyOptions: options.now ? { toleranceSeconds, now: options.now } : { toleranceSeconds },
     store,

@@ -56,6 +56,7 @@ export type ErrorHandler = ErrorListener<ReceiveErrorInfo>;
 const HANDLER_FAILED = "A handler failed; not marked done, so a retry runs it again.";
 const RETRY_LATER = { headers: { "retry-after": "5" } };
 const OBJECT_BUSY = { headers: { "retry-after": "2" } };
+const OVERLOADED = "More deliveries in flight than this receiver takes at once (maxConcurrentDeliveries); retry later.";
 const STORE_FULL = "Too many deliveries in flight or recently handled to remember another; retry later.";
 const NO_SECRETS: readonly string[] = [];
 const MAX_WARNED_ENDPOINTS = 1000;
@@ -83,6 +84,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
   readonly #handlers = new Dispatcher<Events, DeliveryContext>();
   readonly #errorHandlers: ErrorHandler[] = [];
   readonly #outcomeListeners: OutcomeListener[] = [];
+  #inFlight = 0;
   #loggedMisconfiguration = false;
   #loggedUnknownEndpoint = false;
   readonly #warnedRetiredSecret = new Set<string | undefined>();
@@ -135,8 +137,23 @@ export class Receiver<Events extends EventMap = MessageEvents> {
 
   /** Checks the method, reads the body through the adapter, then handles the delivery as `receive` does. Never throws. */
   handle(request: IncomingRequest): Promise<ReceiveResult> {
-    return this.#outcomeListeners.length === 0 ? this.#process(request, undefined) : this.#traced(request);
+    return this.#outcomeListeners.length === 0 ? this.#admitted(request, undefined) : this.#traced(request);
   }
+
+  /** Sheds a delivery past `maxConcurrentDeliveries` before its body is read; counts the others until answered. */
+  #admitted(request: IncomingRequest, trace: Trace | undefined): Promise<ReceiveResult> {
+    if (this.#inFlight >= this.#options.maxConcurrentDeliveries) {
+      return Promise.resolve(errorResult("overloaded", OVERLOADED, RETRY_LATER));
+    }
+    this.#inFlight++;
+    const answer = this.#process(request, trace);
+    answer.then(this.#settled, this.#settled);
+    return answer;
+  }
+
+  readonly #settled = () => {
+    this.#inFlight--;
+  };
 
   async #traced(request: IncomingRequest): Promise<ReceiveResult> {
     const trace: Trace = {
@@ -147,7 +164,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       handlers: [],
       retiredSecretIndex: undefined,
     };
-    const result = await this.#process(request, trace);
+    const result = await this.#admitted(request, trace);
     const durationMs = preciseNow() - trace.startedAt;
     const outcome: DeliveryOutcome = {
       code: result.code,
