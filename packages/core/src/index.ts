@@ -40,6 +40,7 @@ export {
   Receiver,
 } from "./receiver/receiver";
 export type { StandardSchemaV1 } from "./receiver/standard-schema";
+export type { Scheme, SchemeSignOptions } from "./schemes/scheme";
 export type { Secret } from "./secrets";
 export { type SignOptions, sign } from "./sign";
 export type { ClaimResult, DeliveryStore, ObjectPosition, OrderedClaimResult } from "./store/delivery-store";

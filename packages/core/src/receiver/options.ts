@@ -29,7 +29,7 @@ export interface ReceiverOptions<Events extends EventMap> extends VerifyOptions 
    * type. Default: the service's `Service-Signature`. Several: a request is read by the first whose headers it carries
    * (a secret resolver may then name the scheme it expects).
    */
-  scheme?: Scheme | readonly Scheme[];
+  scheme?: Scheme<Events> | readonly Scheme[];
   /** Where claims and completed deliveries are kept. Default: an in-process `MemoryStore`. */
   store?: DeliveryStore;
   /** Largest accepted body after decoding, in bytes. Default 1 MiB. */

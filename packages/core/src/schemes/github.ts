@@ -1,3 +1,4 @@
+import type { EventMap } from "../receiver/events";
 import { defineScheme } from "./define";
 import { HEX_SHA256, noSignature, optionalHeader, requiredHeader } from "./headers";
 import { nonEmptyString } from "./payload-fields";
@@ -35,6 +36,6 @@ export const GITHUB: Scheme = /* @__PURE__ */ defineScheme({
 });
 
 /** GitHub's scheme; type handlers with `@octokit/webhooks-types` (see the README). */
-export function github(): Scheme {
-  return GITHUB;
+export function github<Events extends EventMap = EventMap>(): Scheme<Events> {
+  return GITHUB as Scheme<Events>;
 }

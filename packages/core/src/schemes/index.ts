@@ -4,7 +4,7 @@ export type { VerifyOptions } from "../tolerance";
 export type { VerifyResult } from "../verification";
 export { ed25519PublicKey } from "./ed25519";
 export { github } from "./github";
-export type { Scheme, SchemeSignOptions } from "./scheme";
+export type { EventsByType, GitHubEvents, Scheme, SchemeSignOptions } from "./scheme";
 export { serviceSignature } from "./service-signature";
 export { shopify } from "./shopify";
 export { slack } from "./slack";

@@ -2,6 +2,7 @@ import type { DeliveryEvent } from "../event";
 import type { HeaderSource } from "../http/headers";
 import type { ReceiveResult } from "../http/result";
 import type { RawPayload } from "../payload";
+import type { EventMap } from "../receiver/events";
 import type { Secret } from "../secrets";
 import type { VerifyOptions } from "../tolerance";
 import type { SignedDelivery, VerifyResult } from "../verification";
@@ -18,7 +19,12 @@ export interface SchemeSignOptions {
  * what bytes are signed, and how secrets are written. The Receiver, every adapter, the stores and the queues work the
  * same with any scheme; `verify`/`verifyAsync` make it a standalone verifier, `sign` a test sender.
  */
-export interface Scheme {
+export interface Scheme<Events extends EventMap = EventMap> {
+  /**
+   * Never set: carries the event map a Receiver on this scheme types its handlers with (`stripe<StripeEvents>()`), so
+   * `createReceiver({ scheme })` infers it.
+   */
+  readonly events?: Events;
   /** `service-signature`, `standard-webhooks`, `svix`, `stripe`, `github`, `shopify`, `slack`. */
   readonly name: string;
   /** The lower-case name of the header that carries the signature(s). */
@@ -46,3 +52,22 @@ export interface Scheme {
   /** `verify` in every runtime: node:crypto where it exists, else Web Crypto. */
   verifyAsync(payload: unknown, headers: HeaderSource, secret: Secret, options?: VerifyOptions): Promise<VerifyResult>;
 }
+
+/** An event map from a union of events told apart by their `type`: `EventsByType<Stripe.Event>`. */
+export type EventsByType<Union extends { type: string }> = { [Type in Union["type"]]: Extract<Union, { type: Type }> };
+
+type ActionEntry<Map> = {
+  [Name in keyof Map & string]: Map[Name] extends infer Event
+    ? Event extends { action: infer Action extends string }
+      ? { key: `${Name}.${Action}`; event: Event }
+      : never
+    : never;
+}[keyof Map & string];
+
+/**
+ * GitHub's event map from `@octokit/webhooks-types`' `WebhookEventMap`: each event by its name (`issues`: every
+ * action), and each `<name>.<action>` (`issues.opened`: that action's payload), as `@octokit/webhooks` names them.
+ */
+export type GitHubEvents<Map extends object> = { [Name in keyof Map & string]: Map[Name] & object } & {
+  [Entry in ActionEntry<Map> as Entry["key"]]: Entry["event"] & object;
+};

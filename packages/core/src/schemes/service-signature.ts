@@ -1,5 +1,6 @@
 import { SIGNATURE_HEADER } from "../constants";
 import { headerValue } from "../http/headers";
+import type { MessageEvents } from "../receiver/events";
 import { sign } from "../sign";
 import { parseSignedDelivery } from "../verification";
 import { verify } from "../verify";
@@ -11,7 +12,7 @@ import type { Scheme } from "./scheme";
  * The messaging service's own scheme, the default: `Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t." + body>`,
  * the secret's UTF-8 bytes as the key, type and dedup id from the payload's `type` and `id`.
  */
-export const SERVICE_SIGNATURE: Scheme = {
+export const SERVICE_SIGNATURE: Scheme<MessageEvents> = {
   name: "service-signature",
   signatureHeader: SIGNATURE_HEADER,
   read: (payload, headers, secrets, toleranceSeconds) =>
@@ -26,6 +27,6 @@ export const SERVICE_SIGNATURE: Scheme = {
 };
 
 /** The service's scheme (`Service-Signature`), which a Receiver uses when given none. */
-export function serviceSignature(): Scheme {
+export function serviceSignature(): Scheme<MessageEvents> {
   return SERVICE_SIGNATURE;
 }

@@ -1,3 +1,4 @@
+import type { EventMap } from "../receiver/events";
 import { defineScheme } from "./define";
 import { BASE64_SHA256, noSignature, optionalHeader, requiredHeader } from "./headers";
 import type { Scheme } from "./scheme";
@@ -28,6 +29,6 @@ export const SHOPIFY: Scheme = /* @__PURE__ */ defineScheme({
 });
 
 /** Shopify's scheme. */
-export function shopify(): Scheme {
-  return SHOPIFY;
+export function shopify<Events extends EventMap = EventMap>(): Scheme<Events> {
+  return SHOPIFY as Scheme<Events>;
 }

@@ -1,5 +1,6 @@
 import type { DeliveryEvent } from "../event";
 import type { ReceiveResult } from "../http/result";
+import type { EventMap } from "../receiver/events";
 import { defineScheme } from "./define";
 import { HEX_SHA256, noSignature, requiredHeader, timestampHeader } from "./headers";
 import { nonEmptyString } from "./payload-fields";
@@ -57,6 +58,6 @@ export const SLACK: Scheme = /* @__PURE__ */ defineScheme({
 });
 
 /** Slack's Events API scheme. */
-export function slack(): Scheme {
-  return SLACK;
+export function slack<Events extends EventMap = EventMap>(): Scheme<Events> {
+  return SLACK as Scheme<Events>;
 }

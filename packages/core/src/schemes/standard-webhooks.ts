@@ -3,6 +3,7 @@ import { matchWithNodeCrypto } from "../crypto/node-crypto";
 import type { Matchers, SecretFormat, SignatureMatch, SignedContent } from "../crypto/signed-content";
 import { matchWithWebCrypto } from "../crypto/web-crypto";
 import { type HeaderSource, headerValue } from "../http/headers";
+import type { EventMap } from "../receiver/events";
 import { defineScheme } from "./define";
 import { ed25519MatchNode, ed25519MatchWeb, ed25519Sign } from "./ed25519";
 import { BASE64_SHA256, malformed, noSignature, requiredHeader, TIMESTAMP } from "./headers";
@@ -152,11 +153,11 @@ const SVIX_SCHEME = /* @__PURE__ */ standardScheme("svix", SVIX, STANDARD);
  * list of `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` under a `whsec_<base64>` secret and `v1a,<base64 ed25519>`
  * under a `whpk_<base64>` public key; 5-minute tolerance; dedup by `webhook-id`; the type from the payload's `type`.
  */
-export function standardWebhooks(): Scheme {
-  return STANDARD_WEBHOOKS;
+export function standardWebhooks<Events extends EventMap = EventMap>(): Scheme<Events> {
+  return STANDARD_WEBHOOKS as Scheme<Events>;
 }
 
 /** Svix: Standard Webhooks with `svix-id`, `svix-timestamp`, `svix-signature` (falling back to `webhook-*`, as svix does). */
-export function svix(): Scheme {
-  return SVIX_SCHEME;
+export function svix<Events extends EventMap = EventMap>(): Scheme<Events> {
+  return SVIX_SCHEME as Scheme<Events>;
 }

@@ -1,5 +1,6 @@
 import { WebhookVerificationError } from "../errors";
 import { parseHeaderDetailed } from "../header";
+import type { EventMap } from "../receiver/events";
 import { defineScheme } from "./define";
 import { requiredHeader } from "./headers";
 import { payloadId, payloadType } from "./payload-fields";
@@ -39,6 +40,6 @@ export const STRIPE: Scheme = /* @__PURE__ */ defineScheme({
 });
 
 /** Stripe's scheme; type handlers with `Stripe.Event` from the `stripe` package (see the README). */
-export function stripe(): Scheme {
-  return STRIPE;
+export function stripe<Events extends EventMap = EventMap>(): Scheme<Events> {
+  return STRIPE as Scheme<Events>;
 }
