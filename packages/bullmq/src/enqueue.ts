@@ -1,4 +1,10 @@
-import { createEnqueuer, type Enqueuer, type QueuedDelivery } from "@tidings/core/dispatch";
+import {
+  BATCH_DEFAULTS,
+  type BatchOptions,
+  createEnqueuer,
+  type Enqueuer,
+  type QueuedDelivery,
+} from "@tidings/core/dispatch";
 import type { BackoffOptions, JobsOptions } from "bullmq";
 import { jobIdFor } from "./job-id";
 
@@ -19,6 +25,11 @@ export interface EnqueueOptions {
   keepCompletedSeconds?: number;
   /** Also put the verified body bytes in the job (base64). Off by default: the body may hold personal data. */
   keepVerifiedBody?: boolean;
+  /**
+   * Group commit: deliveries that arrive together are added in one `addBulk` (one MULTI/EXEC), and each is answered
+   * once the batch holding its job is stored. `false`: one `add` per delivery. Default `{ maxJobs: 100, maxWaitMs: 1 }`.
+   */
+  batch?: BatchOptions | false;
 }
 
 export const ENQUEUE_DEFAULTS = {
@@ -26,17 +37,19 @@ export const ENQUEUE_DEFAULTS = {
   attempts: 5,
   backoff: { type: "exponential", delay: 1000 },
   keepCompletedSeconds: 86_400,
+  batch: BATCH_DEFAULTS,
 } as const satisfies EnqueueOptions;
 
 /** The part of a BullMQ `Queue` that enqueueing uses. */
 export interface EnqueueTarget {
   readonly name: string;
   add(name: string, data: QueuedDelivery, options: JobsOptions): Promise<unknown>;
+  addBulk(jobs: { name: string; data: QueuedDelivery; opts: JobsOptions }[]): Promise<unknown>;
 }
 
 /**
  * A Receiver handler that adds one BullMQ job per event, its id derived from the delivery key, and resolves once
- * Redis has stored it: `receiver.onAny(enqueueTo(queue))`. A failed or slow enqueue throws, so the Receiver
+ * Redis has stored it: `receiver.onAny(enqueueTo(queue))`. Deliveries that arrive together share one `addBulk`. A failed or slow enqueue throws, so the Receiver
  * answers 5xx, releases its claim and the sender retries; nothing is acknowledged that is not enqueued.
  */
 export function enqueueTo(queue: EnqueueTarget, options: EnqueueOptions = {}): Enqueuer {
@@ -51,6 +64,11 @@ export function enqueueTo(queue: EnqueueTarget, options: EnqueueOptions = {}): E
     queue: queue.name,
     jobIdFor,
     write: (data, jobId, { type }) => queue.add(type, data, { ...jobOptions, jobId }),
+    writeBatch: (jobs) =>
+      queue.addBulk(
+        jobs.map(({ data, jobId, context }) => ({ name: context.type, data, opts: { ...jobOptions, jobId } })),
+      ),
+    batch: options.batch ?? ENQUEUE_DEFAULTS.batch,
     timeoutMs: options.timeoutMs ?? ENQUEUE_DEFAULTS.timeoutMs,
     keepVerifiedBody: options.keepVerifiedBody ?? false,
     describe: (deliveryKey) => `Adding the job for ${deliveryKey} to BullMQ queue ${queue.name}`,

@@ -15,7 +15,8 @@ export {
   unknownQueue,
   withoutCredentials,
 } from "./queue/admin";
-export { createEnqueuer, type Enqueuer, type EnqueuerSettings } from "./queue/enqueuer";
+export { type BatchJob, createEnqueuer, type Enqueuer, type EnqueuerSettings } from "./queue/enqueuer";
+export { BATCH_DEFAULTS, type BatchOptions } from "./queue/group-commit";
 export { fromJobText, isWellFormedText, LONE_SURROGATE, readableJobText, toJobText } from "./queue/job-text";
 export type { EnqueueHook, EnqueueInfo, EnqueueTrace, JobTraceContext } from "./queue/job-trace";
 export {

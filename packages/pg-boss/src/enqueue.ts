@@ -1,5 +1,11 @@
-import { createEnqueuer, type Enqueuer, type QueuedDelivery } from "@tidings/core/dispatch";
-import type { PgBoss, SendOptions } from "pg-boss";
+import {
+  BATCH_DEFAULTS,
+  type BatchOptions,
+  createEnqueuer,
+  type Enqueuer,
+  type QueuedDelivery,
+} from "@tidings/core/dispatch";
+import type { JobInsert, PgBoss, SendOptions } from "pg-boss";
 import { jobIdFor } from "./job-id";
 
 export interface EnqueueOptions {
@@ -24,6 +30,12 @@ export interface EnqueueOptions {
   keepCompletedSeconds?: number;
   /** Also put the verified body bytes in the job (base64). Off by default: the body may hold personal data. */
   keepVerifiedBody?: boolean;
+  /**
+   * Group commit: deliveries that arrive together are written by one `insert` (one statement), and each is answered
+   * once the batch holding its job is committed. `false`: one `send` per delivery. Default
+   * `{ maxJobs: 100, maxWaitMs: 1 }`.
+   */
+  batch?: BatchOptions | false;
 }
 
 export const ENQUEUE_DEFAULTS = {
@@ -31,38 +43,52 @@ export const ENQUEUE_DEFAULTS = {
   attempts: 5,
   retryDelaySeconds: 1,
   retryBackoff: true,
+  batch: BATCH_DEFAULTS,
 } as const satisfies EnqueueOptions;
 
 /** The part of a `PgBoss` instance that enqueueing uses. */
-export type EnqueueTarget = Pick<PgBoss, "send" | "createQueue">;
+export type EnqueueTarget = Pick<PgBoss, "send" | "insert" | "createQueue">;
 
 /**
  * A Receiver handler that sends one pg-boss job per event, its id derived from the delivery key, and resolves once
  * PostgreSQL has stored it: `receiver.onAny(enqueueTo(boss, "deliveries"))`. Creates the queue if it does not exist.
+ * Deliveries that arrive together share one `insert`.
  * A failed or slow enqueue throws, so the Receiver answers 5xx, releases its claim and the sender retries.
  */
 export function enqueueTo(boss: EnqueueTarget, queue: string, options: EnqueueOptions = {}): Enqueuer {
-  const sendOptions: SendOptions = {
+  // The same fields for send and insert.
+  const jobOptions = {
     retryLimit: (options.attempts ?? ENQUEUE_DEFAULTS.attempts) - 1,
     retryDelay: options.retryDelaySeconds ?? ENQUEUE_DEFAULTS.retryDelaySeconds,
     retryBackoff: options.retryBackoff ?? ENQUEUE_DEFAULTS.retryBackoff,
     ...(options.expireInSeconds === undefined ? {} : { expireInSeconds: options.expireInSeconds }),
     ...(options.keepCompletedSeconds === undefined ? {} : { deleteAfterSeconds: options.keepCompletedSeconds }),
-  };
+  } satisfies SendOptions;
   let created: Promise<void> | undefined;
-  const send = async (data: QueuedDelivery, id: string) => {
-    created ??= boss.createQueue(queue).catch((error: unknown) => {
+  const queueCreated = () =>
+    (created ??= boss.createQueue(queue).catch((error: unknown) => {
       created = undefined;
       throw error;
-    });
-    await created;
-    await boss.send(queue, data, { ...sendOptions, id });
+    }));
+  const send = async (data: QueuedDelivery, id: string) => {
+    await queueCreated();
+    await boss.send(queue, data, { ...jobOptions, id });
+  };
+  // insert skips a row whose id exists, as send does, and resolves to null rather than the ids.
+  const insert = async (jobs: readonly { data: QueuedDelivery; jobId: string }[]) => {
+    await queueCreated();
+    await boss.insert(
+      queue,
+      jobs.map(({ data, jobId }): JobInsert => ({ ...jobOptions, id: jobId, data })),
+    );
   };
   return createEnqueuer({
     system: "pg-boss",
     queue,
     jobIdFor,
     write: send,
+    writeBatch: insert,
+    batch: options.batch ?? ENQUEUE_DEFAULTS.batch,
     timeoutMs: options.timeoutMs ?? ENQUEUE_DEFAULTS.timeoutMs,
     keepVerifiedBody: options.keepVerifiedBody ?? false,
     describe: (deliveryKey) => `Sending the job for ${deliveryKey} to pg-boss queue ${queue}`,

@@ -1,4 +1,5 @@
 import type { DeliveryContext } from "../receiver/handlers";
+import { type BatchOptions, GroupCommit } from "./group-commit";
 import type { EnqueueHook, EnqueueTrace } from "./job-trace";
 import { type QueuedDelivery, toQueuedDelivery } from "./queued-delivery";
 import { within } from "./within";
@@ -17,6 +18,13 @@ export interface Enqueuer {
   onEnqueue(hook: EnqueueHook): this;
 }
 
+/** One job of a batch write. */
+export interface BatchJob {
+  data: QueuedDelivery;
+  jobId: string;
+  context: DeliveryContext;
+}
+
 /** What an engine package gives {@link createEnqueuer}. */
 export interface EnqueuerSettings {
   system: string;
@@ -25,6 +33,17 @@ export interface EnqueuerSettings {
   jobIdFor(deliveryKey: string): string;
   /** Writes one job; resolves once the engine stored it (or found the id already there). */
   write(data: QueuedDelivery, jobId: string, context: DeliveryContext): PromiseLike<unknown>;
+  /**
+   * Writes several jobs (distinct ids) in one engine operation that stores all of them or fails (BullMQ `addBulk`,
+   * pg-boss `insert`); resolves once they are stored, a job whose id is already there left as it is. Without it,
+   * each job is written on its own.
+   */
+  writeBatch?(jobs: readonly BatchJob[]): PromiseLike<unknown>;
+  /**
+   * Group commit: concurrent enqueues share one `writeBatch`, and each resolves once the write holding its job did
+   * (`false`: one write per job). Default on, with {@link BATCH_DEFAULTS}.
+   */
+  batch?: BatchOptions | false;
   /** How long a write may take before the enqueue fails (the Receiver then answers 5xx). */
   timeoutMs: number;
   keepVerifiedBody: boolean;
@@ -34,10 +53,16 @@ export interface EnqueuerSettings {
 
 /** The enqueue every engine shares: job data, job id, the bound on the write, and the instrumentation hooks. */
 export function createEnqueuer(settings: EnqueuerSettings): Enqueuer {
-  const { system, queue, jobIdFor, write, timeoutMs, keepVerifiedBody, describe } = settings;
+  const { system, queue, jobIdFor, write, writeBatch, batch, timeoutMs, keepVerifiedBody, describe } = settings;
   const hooks: EnqueueHook[] = [];
+  const group =
+    writeBatch === undefined || batch === false
+      ? undefined
+      : new GroupCommit<BatchJob>((jobs) => writeJobs(jobs, write, writeBatch), batch);
   const store = (data: QueuedDelivery, jobId: string, context: DeliveryContext, around?: EnqueueTrace) => {
-    const writing = around?.around ? around.around(() => write(data, jobId, context)) : write(data, jobId, context);
+    let writing: PromiseLike<unknown>;
+    if (group !== undefined) writing = group.add({ data, jobId, context }, around?.around);
+    else writing = around?.around ? around.around(() => write(data, jobId, context)) : write(data, jobId, context);
     return within(writing, timeoutMs, () => describe(context.deliveryKey));
   };
   const enqueue = (async (event: object, context: DeliveryContext): Promise<void> => {
@@ -97,4 +122,23 @@ function endTraces(traces: readonly EnqueueTrace[], error: [] | [unknown]): void
       // As above.
     }
   }
+}
+
+/** A batch of one as a plain write; a batch holding one id twice (two receivers sharing the enqueuer) writes it once. */
+function writeJobs(
+  jobs: BatchJob[],
+  write: EnqueuerSettings["write"],
+  writeBatch: NonNullable<EnqueuerSettings["writeBatch"]>,
+): PromiseLike<unknown> {
+  if (jobs.length === 1) {
+    const [{ data, jobId, context }] = jobs as [BatchJob];
+    return write(data, jobId, context);
+  }
+  const ids = new Set<string>();
+  const distinct = jobs.filter(({ jobId }) => {
+    if (ids.has(jobId)) return false;
+    ids.add(jobId);
+    return true;
+  });
+  return writeBatch(distinct);
 }

@@ -25,7 +25,8 @@ export interface EnqueueTrace {
   trace?: JobTraceContext | undefined;
   /**
    * Runs the engine's write, e.g. in the trace's context, so that spans the engine's client opens are children of
-   * the enqueue's. Optional: without it the write runs as it is.
+   * the enqueue's. Optional: without it the write runs as it is. A write of a batch of jobs runs in the `around` of
+   * its first job that has one.
    */
   around?<T>(write: () => T): T;
   /** Called once, with the error when the write failed or timed out. */
