@@ -1,6 +1,7 @@
 import { createReceiver, type DeliveryContext, type ReceiverOptions } from "@tidings/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { delivery, ENCODERS, eventBody, SECRET } from "./deliveries";
+import { describeSchemes } from "./schemes";
 import { type AnyReceiver, type ConformanceTarget, type RunningApp, WEBHOOK_PATH, type WireResponse } from "./target";
 
 type Options = Partial<ReceiverOptions<Record<string, object>>>;
@@ -393,6 +394,10 @@ export function describeConformance(target: ConformanceTarget): void {
       const response = await app.send(delivery(eventBody(), { headers: { "content-encoding": "compress" } }));
       expect([response.status, errorCode(response)]).toEqual([415, "unsupported_encoding"]);
       expect(seen).toHaveLength(0);
+    });
+
+    describe("every sender's scheme", () => {
+      describeSchemes(start);
     });
   });
 }

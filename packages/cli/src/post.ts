@@ -1,5 +1,7 @@
 import { SIGNATURE_HEADER, sign } from "@tidings/core";
+import type { Scheme } from "@tidings/core/schemes";
 import { readStart } from "./http/read-start";
+import { senderHeaders } from "./schemes";
 
 export const USER_AGENT = "tidings-cli";
 
@@ -9,11 +11,17 @@ export interface PostResult {
   body: string;
 }
 
-/** POSTs a JSON event under the given `Service-Signature` header value. */
-export async function postEvent(url: string, payload: string, signature: string, signal: AbortSignal) {
+/** POSTs a JSON event under the given `Service-Signature` header value, or the given signature headers. */
+export async function postEvent(
+  url: string,
+  payload: string,
+  signature: string | Record<string, string>,
+  signal: AbortSignal,
+) {
+  const signed = typeof signature === "string" ? { [SIGNATURE_HEADER]: signature } : signature;
   const response = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", "user-agent": USER_AGENT, [SIGNATURE_HEADER]: signature },
+    headers: { "content-type": "application/json", "user-agent": USER_AGENT, ...signed },
     body: payload,
     signal,
     redirect: "manual",
@@ -21,9 +29,21 @@ export async function postEvent(url: string, payload: string, signature: string,
   return { status: response.status, body: await readStart(response) } satisfies PostResult;
 }
 
-/** POSTs a JSON event with a fresh `Service-Signature` (signed now, over these exact bytes). */
-export function postSignedEvent(url: string, payload: string, secret: string, signal: AbortSignal) {
-  return postEvent(url, payload, sign(payload, secret), signal);
+/**
+ * POSTs a JSON event with a fresh `Service-Signature` (signed now, over these exact bytes), or signed as `scheme`'s
+ * sender does, with the headers it reads the event's `id` (and type) from.
+ */
+export function postSignedEvent(
+  url: string,
+  payload: string,
+  secret: string,
+  signal: AbortSignal,
+  scheme?: { scheme: Scheme; id: string },
+) {
+  const signature = scheme
+    ? { ...senderHeaders(scheme.scheme, scheme.id), ...scheme.scheme.sign(payload, secret, { id: scheme.id }) }
+    : sign(payload, secret);
+  return postEvent(url, payload, signature, signal);
 }
 
 /** A short name for why a request got no answer: `ECONNREFUSED`, `timeout`, … */

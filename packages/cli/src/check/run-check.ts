@@ -1,6 +1,8 @@
 import { readStart } from "../http/read-start";
 import { errorCodeOf, networkErrorName, USER_AGENT } from "../post";
+import { schemeNamed } from "../schemes";
 import { createProbes, type Expectation, type Probe, type ProbeContext, type ProbeRequest } from "./probes";
+import { createSchemeProbes } from "./scheme-probes";
 
 export interface CheckOptions {
   url: string;
@@ -11,6 +13,8 @@ export interface CheckOptions {
   warnMs: number;
   /** A probe with no answer after this long has failed. */
   timeoutMs: number;
+  /** The sender whose format the probes take (`--scheme`); the service's by default. */
+  scheme?: string | undefined;
 }
 
 export interface ProbeResult {
@@ -100,7 +104,10 @@ async function runProbe(probe: Probe, context: ProbeContext, options: CheckOptio
 /** Sends every probe to the receiver, one after the other, and grades each answer. */
 export async function runCheck(options: CheckOptions): Promise<CheckReport> {
   const results: ProbeResult[] = [];
-  for (const probe of createProbes()) {
+  const scheme = schemeNamed(options.scheme);
+  // Slack, Stripe and Standard Webhooks sign a time; GitHub and Shopify do not.
+  const probes = scheme ? createSchemeProbes(scheme, !["github", "shopify"].includes(scheme.name)) : createProbes();
+  for (const probe of probes) {
     const context = { secret: options.secret, now: Math.floor(Date.now() / 1000), sizeBytes: options.sizeBytes };
     results.push(await runProbe(probe, context, options));
   }

@@ -2,6 +2,7 @@ import { type Command, Option } from "commander";
 import { formatReport } from "../check/report";
 import { runCheck } from "../check/run-check";
 import { CliExit, type Io } from "../io";
+import { SCHEME_NAMES } from "../schemes";
 import { httpUrl, integer, nonEmpty } from "./parsers";
 
 interface CheckCommandOptions {
@@ -11,6 +12,7 @@ interface CheckCommandOptions {
   size: number;
   timeoutWarn: number;
   timeout: number;
+  scheme: string;
 }
 
 export function registerCheck(program: Command, io: Io): void {
@@ -23,6 +25,11 @@ export function registerCheck(program: Command, io: Io): void {
         .env("TIDINGS_SECRET")
         .makeOptionMandatory()
         .argParser(nonEmpty),
+    )
+    .addOption(
+      new Option("--scheme <name>", "the sender whose signature format the probes take")
+        .choices(SCHEME_NAMES)
+        .default("service-signature"),
     )
     .option("--json", "print the report as JSON")
     .option("--size <bytes>", "body size of the large-delivery probe", integer(1), 1_000_000)
@@ -39,6 +46,7 @@ export function registerCheck(program: Command, io: Io): void {
         sizeBytes: options.size,
         warnMs: options.timeoutWarn,
         timeoutMs: options.timeout,
+        scheme: options.scheme,
       });
       io.stdout.write(`${options.json ? JSON.stringify(report, null, 2) : formatReport(report)}\n`);
       if (!report.pass) throw new CliExit(1);

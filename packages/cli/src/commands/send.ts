@@ -1,6 +1,7 @@
 import { type Command, Option } from "commander";
 import { buildEvent, MESSAGE_EVENT_TYPES, type MessageEventType } from "../events";
 import { CliExit, type Io } from "../io";
+import { SCHEME_NAMES, schemeNamed } from "../schemes";
 import { runDeliveries } from "../send/deliveries";
 import { createProgress } from "../send/progress";
 import { formatResult, formatSummary, isOk, summarize } from "../send/stats";
@@ -19,6 +20,7 @@ interface SendOptions {
   timeout: number;
   progress?: boolean;
   verbose?: boolean;
+  scheme: string;
 }
 
 async function send(options: SendOptions, io: Io): Promise<void> {
@@ -32,6 +34,7 @@ async function send(options: SendOptions, io: Io): Promise<void> {
     concurrency: options.concurrency,
     timeoutMs: options.timeout,
     makeEvent: () => buildEvent(options.type, options.data),
+    scheme: schemeNamed(options.scheme),
     onResult: (result) => {
       progress?.tick();
       if (printLines) io.stdout.write(`${formatResult(result, options.count)}\n`);
@@ -59,6 +62,11 @@ export function registerSend(program: Command, io: Io): void {
       new Option("--type <type>", "event type; data.status follows it")
         .choices(MESSAGE_EVENT_TYPES)
         .default("message.delivered"),
+    )
+    .addOption(
+      new Option("--scheme <name>", "sign as this sender does, with the headers it sends")
+        .choices(SCHEME_NAMES)
+        .default("service-signature"),
     )
     .option("--data <json>", "JSON object merged into the event's data (may override id, status, channel)", jsonObject)
     .option("-n, --count <n>", "number of events to send", integer(1), 1)

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { sign } from "@tidings/core";
 import { type Command, Option } from "commander";
 import { CliError, type Io } from "../io";
+import { SCHEME_NAMES, schemeNamed } from "../schemes";
 import { integer, nonEmpty } from "./parsers";
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
@@ -31,12 +32,27 @@ export function registerSign(program: Command, io: Io): void {
         .argParser(nonEmpty),
     )
     .option("-t, --timestamp <unix-seconds>", "timestamp to sign with (default: now)", integer(0))
+    .addOption(
+      new Option("--scheme <name>", "sign as this sender does; prints every header it sends, one `name: value` a line")
+        .choices(SCHEME_NAMES)
+        .default("service-signature"),
+    )
     .addHelpText(
       "after",
       '\nExample:\n  curl -H "Service-Signature: $(tidings sign -s "$SECRET" event.json)" --data-binary @event.json …',
     )
-    .action(async (file: string | undefined, options: { secret: string; timestamp?: number }) => {
+    .action(async (file: string | undefined, options: { secret: string; timestamp?: number; scheme: string }) => {
       const payload = await readPayload(file, io);
+      const scheme = schemeNamed(options.scheme);
+      if (scheme) {
+        const headers = scheme.sign(
+          payload,
+          options.secret,
+          options.timestamp === undefined ? {} : { timestamp: options.timestamp },
+        );
+        for (const [name, value] of Object.entries(headers)) io.stdout.write(`${name}: ${value}\n`);
+        return;
+      }
       const header = sign(
         payload,
         options.secret,

@@ -1,4 +1,6 @@
+import type { Scheme } from "@tidings/core/schemes";
 import { errorCodeOf, networkErrorName, postSignedEvent } from "../post";
+import { senderBody } from "../schemes";
 
 /** One delivery: `status` when the receiver answered, `error` when it could not be reached in time. */
 export interface DeliveryResult {
@@ -17,7 +19,9 @@ export interface DeliveriesOptions {
   count: number;
   concurrency: number;
   timeoutMs: number;
-  makeEvent: () => { id: string };
+  makeEvent: () => { id: string; type: string };
+  /** Sign as this sender does (`--scheme`); the service's way by default. */
+  scheme?: Scheme | undefined;
   onResult: (result: DeliveryResult) => void;
 }
 
@@ -26,11 +30,13 @@ async function deliverOne(index: number, options: DeliveriesOptions): Promise<De
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   try {
+    const { scheme } = options;
     const { status, body } = await postSignedEvent(
       options.url,
-      JSON.stringify(event),
+      JSON.stringify(scheme ? senderBody(scheme, event) : event),
       options.secret,
       AbortSignal.timeout(options.timeoutMs),
+      scheme && { scheme, id: event.id },
     );
     const code = status >= 200 && status < 300 ? undefined : errorCodeOf(body);
     return { index, eventId: event.id, ms: elapsed(), status, ...(code ? { code } : {}) };
