@@ -1,8 +1,10 @@
 import type { EventMap, MessageEvents } from "@tidings/core";
 import { QueueWorker, type QueueWorkerOptions } from "@tidings/core/dispatch";
-import { type Job, Worker, type WorkerOptions } from "bullmq";
+import { DelayedError, type Job, Worker, type WorkerOptions } from "bullmq";
 
-export interface CreateWorkerOptions extends WorkerOptions, QueueWorkerOptions {
+export interface CreateWorkerOptions<Events extends EventMap = MessageEvents>
+  extends WorkerOptions,
+    QueueWorkerOptions<Events> {
   /** The queue `enqueueTo` adds to. */
   queue: string;
 }
@@ -12,13 +14,27 @@ export class DeliveryWorker<Events extends EventMap = MessageEvents> extends Que
   /** The underlying BullMQ Worker, for its events (`completed`, `failed`, `error`…). */
   readonly worker: Worker;
 
-  constructor({ queue, logger, ...workerOptions }: CreateWorkerOptions) {
-    super(logger ? { logger } : {}, { system: "bullmq", queue });
+  constructor({
+    queue,
+    logger,
+    order,
+    store,
+    orderWaitMs,
+    leaseMs,
+    doneTtlMs,
+    ...workerOptions
+  }: CreateWorkerOptions<Events>) {
+    super({ logger, order, store, orderWaitMs, leaseMs, doneTtlMs }, { system: "bullmq", queue });
     // attemptsStarted counts every run, a rerun after the worker died included; attemptsMade only failed ones.
     this.worker = new Worker(
       queue,
-      (job: Job) =>
-        this.run(job.data, { id: job.id ?? "", attempt: Math.max(job.attemptsStarted, job.attemptsMade + 1) }),
+      async (job: Job, token?: string) => {
+        const attempt = Math.max(job.attemptsStarted, job.attemptsMade + 1);
+        if ((await this.run(job.data, { id: job.id ?? "", attempt })) !== "deferred") return;
+        // Its object is busy: back to the delayed set, which BullMQ does not count as a failed attempt.
+        await job.moveToDelayed(Date.now() + this.deferMs, token);
+        throw new DelayedError();
+      },
       workerOptions,
     );
   }
@@ -31,7 +47,7 @@ export class DeliveryWorker<Events extends EventMap = MessageEvents> extends Que
 
 /** Starts a worker on the queue; register handlers right away (`worker.on(type, handler)`), before any await. */
 export function createWorker<Events extends EventMap = MessageEvents>(
-  options: CreateWorkerOptions,
+  options: CreateWorkerOptions<Events>,
 ): DeliveryWorker<Events> {
   return new DeliveryWorker<Events>(options);
 }

@@ -22,7 +22,8 @@ function commonAttributes({ code, delivery }: JobOutcome): Attributes {
 export function recordJob(recorder: Recorder, outcome: JobOutcome, active: Context): void {
   const { code, delivery, startedAt, durationMs, system, queue } = outcome;
   const { tracer, instruments } = recorder;
-  const failed = code !== "completed";
+  // With `order`, a stale, duplicate or deferred run is a normal outcome, not an error.
+  const failed = code === "failed" || code === "invalid_job";
   const metricAttributes = commonAttributes(outcome);
   instruments.jobs.add(1, metricAttributes);
   instruments.jobDuration.record(durationMs / 1000, metricAttributes);

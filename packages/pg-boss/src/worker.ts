@@ -1,12 +1,15 @@
 import type { EventMap, MessageEvents } from "@tidings/core";
 import { QueueWorker, type QueueWorkerOptions } from "@tidings/core/dispatch";
 import type { Job, JobResult, PgBoss, WorkOptions } from "pg-boss";
+import { jobIdFor } from "./job-id";
 
 type EngineWorkOptions = Omit<WorkOptions, "batchSize" | "localConcurrency" | "perJobResults" | "transactional">;
 
-export interface CreateWorkerOptions extends QueueWorkerOptions, EngineWorkOptions {
+export interface CreateWorkerOptions<Events extends EventMap = MessageEvents>
+  extends QueueWorkerOptions<Events>,
+    EngineWorkOptions {
   /** Your started PgBoss instance. */
-  boss: Pick<PgBoss, "createQueue" | "work" | "offWork">;
+  boss: Pick<PgBoss, "createQueue" | "work" | "offWork" | "send">;
   /** The queue `enqueueTo` sends to. */
   queue: string;
   /**
@@ -22,8 +25,19 @@ export class DeliveryWorker<Events extends EventMap = MessageEvents> extends Que
   readonly ready: Promise<void>;
   readonly #stop: () => Promise<void>;
 
-  constructor({ boss, queue, concurrency = 1, logger, ...workOptions }: CreateWorkerOptions) {
-    super(logger ? { logger } : {}, { system: "pg-boss", queue });
+  constructor({
+    boss,
+    queue,
+    concurrency = 1,
+    logger,
+    order,
+    store,
+    orderWaitMs,
+    leaseMs,
+    doneTtlMs,
+    ...workOptions
+  }: CreateWorkerOptions<Events>) {
+    super({ logger, order, store, orderWaitMs, leaseMs, doneTtlMs }, { system: "pg-boss", queue });
     const options = {
       ...workOptions,
       batchSize: concurrency,
@@ -33,7 +47,13 @@ export class DeliveryWorker<Events extends EventMap = MessageEvents> extends Que
     // retryCount goes up each time the job is claimed again, a rerun after its worker died included.
     const settle = async (job: Job<unknown>): Promise<JobResult> => {
       try {
-        await this.run(job.data, { id: job.id, attempt: job.retryCount + 1 });
+        const result = await this.run(job.data, { id: job.id, attempt: job.retryCount + 1 });
+        if (result === "deferred") {
+          // pg-boss has no retry that leaves the count alone: the job goes back as a copy that starts later, under an
+          // id derived from this one (a rerun of this job re-sends nothing), and this one completes.
+          const startAfter = Math.ceil(this.deferMs / 1000);
+          await boss.send(queue, job.data as object, { id: jobIdFor(`deferred:${job.id}`), startAfter });
+        }
         return { id: job.id, status: "completed" };
       } catch (error) {
         return { id: job.id, status: "failed", output: errorOutput(error) };
@@ -63,7 +83,7 @@ function errorOutput(error: unknown): { message: string; name?: string; stack?: 
 
 /** Starts a worker on the queue; register handlers right away (`worker.on(type, handler)`), before any await. */
 export function createWorker<Events extends EventMap = MessageEvents>(
-  options: CreateWorkerOptions,
+  options: CreateWorkerOptions<Events>,
 ): DeliveryWorker<Events> {
   return new DeliveryWorker<Events>(options);
 }

@@ -1,15 +1,25 @@
 import type { DeliveryEvent } from "../event";
+import { positiveInteger } from "../positive-integer";
+import { encodeLabel, endpointKey } from "../receiver/delivery-key";
 import { Dispatcher, type ErrorListener, notifyListeners } from "../receiver/dispatch";
 import type { EventMap, MessageEvents } from "../receiver/events";
 import type { AnyEvent, Handler } from "../receiver/handlers";
 import { errorFacts, type Logger, type SafeLogger, safeLogger } from "../receiver/logger";
+import { DEFAULT_DONE_TTL_MS, DEFAULT_LEASE_MS } from "../receiver/options";
+import { claimInOrder, type EventOrder, orderWaitMs, positionOf } from "../receiver/order";
 import { type HandlerRun, type OutcomeListener, preciseNow } from "../receiver/outcome";
+import {
+  type DeliveryStore,
+  type ObjectPosition,
+  type OrderedDeliveryStore,
+  requireOrderedStore,
+} from "../store/delivery-store";
 import type { JobTraceContext } from "./job-trace";
 import { type JobRun, type ReadJob, readQueuedDelivery, type WorkerContext } from "./queued-delivery";
 
 /** Passed to a worker's `onError` listeners: which job failed, and how. */
 export interface WorkerErrorInfo {
-  code: "handler_failed" | "invalid_job";
+  code: "handler_failed" | "invalid_job" | "store_unavailable";
   jobId: string;
   attempt: number;
   event?: unknown;
@@ -18,8 +28,13 @@ export interface WorkerErrorInfo {
 
 /** What became of one run of a job: for metrics and traces (`onOutcome`). */
 export interface JobOutcome {
-  /** `completed`, `failed` (a handler failed; the engine retries it unless its attempts are used up), or `invalid_job`. */
-  code: "completed" | "failed" | "invalid_job";
+  /**
+   * `completed`, `failed` (a handler failed; the engine retries it unless its attempts are used up), `invalid_job`; with
+   * `order`: `stale` (at or below its object's handled position: completed, handlers not run), `duplicate` (a rerun of
+   * a job already handled: completed, handlers not run) or `deferred` (its object busy: put back for later without
+   * using up an attempt).
+   */
+  code: "completed" | "failed" | "invalid_job" | JobRunResult;
   /** The engine, as `messaging.system` names it (`bullmq`, `pg-boss`), when the worker says. */
   system: string | undefined;
   /** The queue the job came from, when the worker says. */
@@ -42,9 +57,40 @@ export interface QueueIdentity {
   queue: string;
 }
 
-export interface QueueWorkerOptions {
+export interface QueueWorkerOptions<Events extends EventMap = MessageEvents> {
   /** Where failures nobody listens to with `onError` are logged. Default `console`. */
-  logger?: Logger;
+  logger?: Logger | undefined;
+  /**
+   * As a Receiver's `order`: per object, one job in its handlers at a time, in strictly increasing position, across
+   * every worker sharing `store`. A stale job completes without running its handlers; a job whose object is busy is
+   * put back for later without using up an attempt. Needs `store`.
+   */
+  order?: EventOrder<Events> | undefined;
+  /** Where positions and leases are kept, shared by every worker of the queue (RedisStore, PostgresStore). */
+  store?: DeliveryStore | undefined;
+  /** How long a job waits for its busy object before it is put back, in ms. Default 1 s. */
+  orderWaitMs?: number | undefined;
+  /** How long a job's hold on its object lasts; after it, another worker may take the object. Default 60 s. */
+  leaseMs?: number | undefined;
+  /** How long a handled job and a handled position are remembered, in ms. Default 24 h. */
+  doneTtlMs?: number | undefined;
+}
+
+/**
+ * What one run of a job came to, besides a failure (a rejection): the engine completes the job, except a `deferred`
+ * one, which it puts back for later without counting an attempt.
+ */
+export type JobRunResult = "completed" | "stale" | "duplicate" | "deferred";
+
+
+interface WorkerOrder {
+  rule: EventOrder<EventMap>;
+  store: OrderedDeliveryStore;
+  waitMs: number;
+  leaseMs: number;
+  doneTtlMs: number;
+  /** `job:<queue>:`, so a worker's keys and objects never meet a Receiver's, nor another queue's. */
+  scope: string;
 }
 
 /**
@@ -58,10 +104,25 @@ export abstract class QueueWorker<Events extends EventMap = MessageEvents> {
   readonly #outcomeListeners: OutcomeListener<JobOutcome>[] = [];
   readonly #logger: SafeLogger;
   readonly #identity: QueueIdentity | undefined;
+  readonly #order: WorkerOrder | undefined;
+  /** How long a `deferred` job waits before it is tried again, in ms: engines put it back for this long. */
+  protected readonly deferMs = 1000;
 
-  constructor(options: QueueWorkerOptions = {}, identity?: QueueIdentity) {
+  constructor(options: QueueWorkerOptions<Events> = {}, identity?: QueueIdentity) {
     this.#logger = safeLogger(options.logger ?? console);
     this.#identity = identity;
+    if (options.order) {
+      if (!options.store)
+        throw new TypeError("createWorker: `order` needs `store`, shared by every worker of the queue");
+      this.#order = {
+        rule: options.order as unknown as EventOrder<EventMap>,
+        store: requireOrderedStore(options.store, "createWorker"),
+        waitMs: orderWaitMs(options.orderWaitMs),
+        leaseMs: positiveInteger(options.leaseMs ?? DEFAULT_LEASE_MS, "leaseMs"),
+        doneTtlMs: positiveInteger(options.doneTtlMs ?? DEFAULT_DONE_TTL_MS, "doneTtlMs"),
+        scope: `job:${encodeLabel(identity?.queue ?? "")}:`,
+      };
+    }
   }
 
   /** Runs `handler` for jobs of these event types. Several handlers for one type all run. */
@@ -94,8 +155,11 @@ export abstract class QueueWorker<Events extends EventMap = MessageEvents> {
   /** Stops taking jobs and resolves once the running ones have finished. */
   abstract close(): Promise<void>;
 
-  /** One run of a job: resolves when every handler succeeded, rejects (the engine's failure) otherwise. */
-  protected run(data: unknown, job: JobRun): Promise<void> {
+  /**
+   * One run of a job: resolves when every handler succeeded (or, with `order`, the job is stale, a duplicate, or to be
+   * deferred: see {@link JobRunResult}), rejects (the engine's failure) otherwise.
+   */
+  protected run(data: unknown, job: JobRun): Promise<JobRunResult> {
     if (this.#outcomeListeners.length === 0) return this.#run(data, job, undefined);
     const startedAt = preciseNow();
     const handlers: HandlerRun[] = [];
@@ -116,7 +180,10 @@ export abstract class QueueWorker<Events extends EventMap = MessageEvents> {
       notifyListeners(this.#outcomeListeners, [outcome], this.#logger);
     };
     return this.#run(data, job, { handlers, delivery }).then(
-      () => finish("completed"),
+      (result) => {
+        finish(result);
+        return result;
+      },
       (error: unknown) => {
         finish(delivery.read ? "failed" : "invalid_job");
         throw error;
@@ -128,7 +195,7 @@ export abstract class QueueWorker<Events extends EventMap = MessageEvents> {
     data: unknown,
     job: JobRun,
     trace: { handlers: HandlerRun[]; delivery: { read?: ReadJob } } | undefined,
-  ): Promise<void> {
+  ): Promise<JobRunResult> {
     let read: ReadJob;
     try {
       read = readQueuedDelivery(data, job);
@@ -138,8 +205,49 @@ export abstract class QueueWorker<Events extends EventMap = MessageEvents> {
     }
     if (trace) trace.delivery.read = read;
     const { event, context } = read;
+    const ordering = this.#order;
+    const order =
+      ordering &&
+      positionOf(ordering.rule, event, (object) =>
+        ordering.scope.concat(context.endpoint === undefined ? object : endpointKey(context.endpoint, object)),
+      );
+    if (!ordering || !order) {
+      const failures = await this.#dispatcher.dispatch(event, context, trace?.handlers);
+      if (failures.length === 0) return "completed";
+      this.#fail(failures, read, job);
+    }
+    const key = ordering.scope + context.deliveryKey;
+    const { store, leaseMs, doneTtlMs, waitMs } = ordering;
+    const claim = await claimInOrder(store, key, leaseMs, order, doneTtlMs, waitMs);
+    if (claim.state === "done") return "duplicate";
+    if (claim.state === "stale") return "stale";
+    if (claim.state !== "claimed") return "deferred"; // busy, or a rerun of this job still held by another worker
     const failures = await this.#dispatcher.dispatch(event, context, trace?.handlers);
-    if (failures.length === 0) return;
+    await this.#settle(store, key, claim.token, failures.length === 0, { doneTtlMs, order, read, job });
+    if (failures.length === 0) return "completed";
+    this.#fail(failures, read, job);
+  }
+
+  /**
+   * Completes (moving the position) or releases the job's claim. A store failure here is reported, not thrown: after
+   * the handlers succeeded, failing the job would run them again.
+   */
+  async #settle(
+    store: OrderedDeliveryStore,
+    key: string,
+    token: string,
+    succeeded: boolean,
+    { doneTtlMs, order, read, job }: { doneTtlMs: number; order: ObjectPosition; read: ReadJob; job: JobRun },
+  ): Promise<void> {
+    try {
+      await (succeeded ? store.completeInOrder(key, token, doneTtlMs, order) : store.releaseInOrder(key, token, order));
+    } catch (error) {
+      const { event, context } = read;
+      this.#report(error, { code: "store_unavailable", jobId: job.id, attempt: job.attempt, event, context });
+    }
+  }
+
+  #fail(failures: unknown[], { event, context }: ReadJob, job: JobRun): never {
     for (const failure of failures) {
       this.#report(failure, { code: "handler_failed", jobId: job.id, attempt: job.attempt, event, context });
     }
