@@ -49,11 +49,11 @@ function parseGeneral(header: string | undefined): ParsedSignatureHeader {
     throw new WebhookVerificationError("missing_header", "No Service-Signature header.");
   }
   if (header.length > MAX_SIGNATURE_HEADER_LENGTH) {
-    throw malformed(`it is longer than ${MAX_SIGNATURE_HEADER_LENGTH} characters`);
+    throw malformed(`over ${MAX_SIGNATURE_HEADER_LENGTH} characters`);
   }
   const pairs = header.split(",");
   if (pairs.length > MAX_SIGNATURE_HEADER_PAIRS) {
-    throw malformed(`it has more than ${MAX_SIGNATURE_HEADER_PAIRS} pairs`);
+    throw malformed(`over ${MAX_SIGNATURE_HEADER_PAIRS} pairs`);
   }
   let timestampText: string | undefined;
   const signatures: string[] = [];
@@ -74,10 +74,7 @@ function parseGeneral(header: string | undefined): ParsedSignatureHeader {
   }
   if (timestampText === undefined) throw malformed("no t pair");
   if (signatures.length === 0) {
-    throw new WebhookVerificationError(
-      "no_supported_signature",
-      "The Service-Signature header has no v1 signature (64 lowercase hex).",
-    );
+    throw new WebhookVerificationError("no_supported_signature", "Service-Signature has no v1 (64 lowercase hex).");
   }
   return { timestamp: Number(timestampText), timestampText, signatures };
 }

@@ -34,13 +34,13 @@ export function assertWithinTolerance(
   if (timestamp < now - toleranceSeconds) {
     throw new WebhookVerificationError(
       "timestamp_too_old",
-      `Signed ${now - timestamp} s ago, over the ${toleranceSeconds} s tolerance: stale, replayed, or a clock is off.`,
+      `Signed ${now - timestamp} s ago, past the ${toleranceSeconds} s tolerance: replayed, or a clock is off.`,
     );
   }
   if (timestamp > now + toleranceSeconds) {
     throw new WebhookVerificationError(
       "timestamp_in_future",
-      `Signed ${timestamp - now} s in the future, over the ${toleranceSeconds} s tolerance: check this server's clock.`,
+      `Signed ${timestamp - now} s ahead, past the ${toleranceSeconds} s tolerance: check this server's clock.`,
     );
   }
 }

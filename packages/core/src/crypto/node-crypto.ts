@@ -33,7 +33,7 @@ function keyFor(crypto: NodeCrypto, secret: string, format: SecretFormat | undef
   let key = cache.get(secret);
   if (key === undefined) {
     if (cache.size >= 32) cache.clear();
-    const bytes = format ? Buffer.from(format.keyBytes(secret)) : Buffer.from(secret, "utf8");
+    const bytes = Buffer.from(format ? format.keyBytes(secret) : secret);
     key = typeof crypto.createSecretKey === "function" ? crypto.createSecretKey(bytes) : bytes;
     cache.set(secret, key);
   }
