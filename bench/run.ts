@@ -13,6 +13,8 @@ import { BENCH_DIR, PINNING } from "./lib/children";
 import { currentLoad, describeMachine } from "./lib/machine";
 import { parseOptions, SUITES } from "./lib/options";
 import { runMemorySuite } from "./memory/suite";
+import { renderOrder } from "./order/report";
+import { type OrderResults, runOrderSuite } from "./order/suite";
 import { ENGINE_IDS } from "./queue/engines";
 import { runQueueSuite } from "./queue/suite";
 import { type RunReport, renderReport, SECTION_KEYS, separateRunRow } from "./report";
@@ -52,6 +54,7 @@ async function timed<T>(name: string, run: () => Promise<T>): Promise<T | undefi
   }
 }
 
+let order: OrderResults | undefined;
 const started = performance.now();
 log(`${options.quick ? "quick" : "full"} mode; suites: ${[...options.suites].join(", ")}; pinning: ${PINNING}`);
 const built = await timed("packages", async () => assertBuiltPackages());
@@ -68,6 +71,8 @@ if (built) {
     report.instructions = await timed("instructions", () =>
       runInstructionsSuite(options.instructions, frameworks, log),
     );
+    // What `order` costs is an instruction count too, taken with the same settings.
+    order = await timed("order", () => runOrderSuite(options.instructions, log));
   }
   if (options.suites.has("hostile")) report.hostile = await timed("hostile", () => runHostileSuite(options.quick, log));
   if (options.suites.has("queue"))
@@ -86,7 +91,7 @@ for (const [suite, runs] of Object.entries(failures)) {
 report.seconds.total = (performance.now() - started) / 1000;
 report.loadAtEnd = currentLoad();
 
-const markdown = renderReport(report);
+const markdown = order ? `${renderReport(report)}\n${renderOrder(order)}` : renderReport(report);
 if (options.out) {
   // A run of some suites into an existing report replaces only their sections and target rows.
   const partial = options.suites.size < SUITES.length && existsSync(options.out);
