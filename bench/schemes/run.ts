@@ -1,0 +1,7 @@
+// The scheme benchmark on its own: `node --import tsx/esm schemes/run.ts [--quick]` from bench/.
+import { renderSchemes, runSchemesSuite } from "./suite";
+
+const results = await runSchemesSuite({ quick: process.argv.includes("--quick") }, (line) =>
+  console.error(`[bench] ${line}`),
+);
+console.log(renderSchemes(results));
