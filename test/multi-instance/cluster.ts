@@ -4,7 +4,7 @@ import { createReceiver, type Receiver, sign } from "@tidings/core";
 import { webhookMiddleware } from "@tidings/express";
 import { RedisStore } from "@tidings/redis";
 import express from "express";
-import { Redis } from "ioredis";
+import { type Cluster, Redis } from "ioredis";
 import type { RedisServer } from "../support/redis-server";
 
 export const SECRET = "whsec_cluster";
@@ -13,13 +13,20 @@ export const PREFIX = "cluster:";
 export interface Instance {
   url: string;
   receiver: Receiver;
-  client: Redis;
+  client: Redis | Cluster;
   close(): Promise<void>;
 }
 
-/** One receiver instance: its own Express app, port and Redis connection, sharing the Redis server. */
-export async function startInstance(redis: RedisServer, options: { leaseMs?: number } = {}): Promise<Instance> {
-  const client = new Redis({ host: "127.0.0.1", port: redis.port, maxRetriesPerRequest: 2, retryStrategy: () => 100 });
+/** A connection to the one Redis server the instances share. */
+export const connectTo = (redis: RedisServer) => () =>
+  new Redis({ host: "127.0.0.1", port: redis.port, maxRetriesPerRequest: 2, retryStrategy: () => 100 });
+
+/** One receiver instance: its own Express app, port and Redis connection (`connect()`), sharing the Redis data. */
+export async function startInstance(
+  connect: () => Redis | Cluster,
+  options: { leaseMs?: number } = {},
+): Promise<Instance> {
+  const client = connect();
   client.on("error", () => {}); // reconnection noise while a test stops Redis
   const store = new RedisStore({ client, prefix: PREFIX, operationTimeoutMs: 500 });
   const receiver = createReceiver({ secret: SECRET, store, logger: { error() {} }, ...options });
@@ -59,14 +66,19 @@ export async function deliver(url: string, body: string): Promise<{ status: numb
 }
 
 /** Delivers until the receiver says 2xx, as the service's retries would (409 and 5xx are retried). */
-export async function deliverUntilAccepted(url: string, body: string, seen: number[] = []): Promise<string> {
-  for (let attempt = 0; attempt < 200; attempt++) {
+export async function deliverUntilAccepted(
+  url: string,
+  body: string,
+  seen: number[] = [],
+  attempts = 200,
+): Promise<string> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
     const response = await deliver(url, body);
     seen.push(response.status);
     if (response.status < 300) return response.body;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  throw new Error(`no 2xx after 200 attempts (last statuses ${seen.slice(-5).join(",")}) for ${body}`);
+  throw new Error(`no 2xx after ${attempts} attempts (last statuses ${seen.slice(-5).join(",")}) for ${body}`);
 }
 
 /** Runs `tasks` with at most `limit` in flight. */

@@ -1,6 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RedisServer } from "../support/redis-server";
-import { deliver, deliverUntilAccepted, eventBody, type Instance, inParallel, PREFIX, startInstance } from "./cluster";
+import {
+  connectTo,
+  deliver,
+  deliverUntilAccepted,
+  eventBody,
+  type Instance,
+  inParallel,
+  PREFIX,
+  startInstance,
+} from "./cluster";
 
 let redis: RedisServer;
 const instances: Instance[] = [];
@@ -16,7 +25,10 @@ afterAll(async () => {
 });
 
 async function twoInstances(options: { leaseMs?: number } = {}) {
-  const pair = [await startInstance(redis, options), await startInstance(redis, options)] as const;
+  const pair = [
+    await startInstance(connectTo(redis), options),
+    await startInstance(connectTo(redis), options),
+  ] as const;
   instances.push(...pair);
   return pair;
 }

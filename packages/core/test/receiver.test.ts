@@ -193,19 +193,45 @@ describe("Receiver.receive", () => {
     expect(runs).toBe(1);
   });
 
-  it("still answers 200 when marking done fails after the handlers ran, and reports it", async () => {
+  it("still answers 200 when marking done fails after the handlers ran, retrying it within half the lease", async () => {
     const memory = new MemoryStore();
     const codes: string[] = [];
+    let attempts = 0;
     const receiver = createReceiver({
       secret: SECRET,
+      leaseMs: 600,
       store: {
         claim: (key, lease) => memory.claim(key, lease),
-        complete: () => Promise.reject(new Error("lost connection")),
+        complete: () => {
+          attempts++;
+          return Promise.reject(new Error("lost connection"));
+        },
         release: (key, token) => memory.release(key, token),
       },
     }).onError((_error, info) => codes.push(info.code));
     expect((await receiver.receive(signed(event()))).status).toBe(200);
     expect(codes).toEqual(["store_unavailable"]);
+    expect(attempts).toBeGreaterThan(2);
+  });
+
+  it("marks the delivery done once the store is back (a failover), so a later copy is a duplicate", async () => {
+    const memory = new MemoryStore();
+    let failing = 3;
+    const runs: string[] = [];
+    const receiver = createReceiver({
+      secret: SECRET,
+      store: {
+        claim: (key, lease) => memory.claim(key, lease),
+        complete: (key, token, ttl) =>
+          failing-- > 0 ? Promise.reject(new Error("master down")) : Promise.resolve(memory.complete(key, token, ttl)),
+        release: (key, token) => memory.release(key, token),
+      },
+    }).onAny((_event, context) => {
+      runs.push(context.deliveryKey);
+    });
+    expect((await receiver.receive(signed(event()))).status).toBe(200);
+    expect(bodyOf(await receiver.receive(signed(event())))).toMatchObject({ duplicate: true });
+    expect(runs).toHaveLength(1);
   });
 
   it("validates with a Standard Schema (zod): 400 with the issues, or the parsed output to the handler", async () => {

@@ -358,25 +358,49 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     const storeFailed = (error: unknown) =>
       this.#report(error, { code: "store_unavailable", status: failures.length > 0 ? 500 : 200, event, context });
     const answer = () => this.#answer(failures, event, context);
-    try {
-      const ordered = order && this.#options.order?.store;
-      // The position moves only when the handlers succeeded: a failed event's retry is not stale.
-      const settling = ordered
+    const ordered = order && this.#options.order?.store;
+    // The position moves only when the handlers succeeded: a failed event's retry is not stale.
+    const settle = () =>
+      ordered
         ? failures.length > 0
-          ? ordered.releaseInOrder(deliveryKey, token, order)
-          : ordered.completeInOrder(deliveryKey, token, doneTtlMs, order)
+          ? ordered.releaseInOrder(deliveryKey, token, order as ObjectPosition)
+          : ordered.completeInOrder(deliveryKey, token, doneTtlMs, order as ObjectPosition)
         : failures.length > 0
           ? store.release(deliveryKey, token)
           : store.complete(deliveryKey, token, doneTtlMs);
-      if (isPromiseLike(settling))
-        return Promise.resolve(settling).then(answer, (error) => {
-          storeFailed(error);
-          return answer();
-        });
+    try {
+      const settling = settle();
+      if (isPromiseLike(settling)) {
+        return Promise.resolve(settling).then(answer, (error) =>
+          this.#settleAgain(settle, error).then(answer, (lastError) => {
+            storeFailed(lastError);
+            return answer();
+          }),
+        );
+      }
     } catch (error) {
       storeFailed(error);
     }
     return answer();
+  }
+
+  /**
+   * Retries marking a delivery done (or released) while its claim still holds: a store that is failing over (a Redis
+   * master's replica taking over) is back within seconds, and a done mark never written would let a later copy of
+   * the event run its handlers again. Gives up after half the lease, leaving the claim to expire.
+   */
+  async #settleAgain(settle: () => unknown, error: unknown): Promise<void> {
+    const deadline = Date.now() + this.#options.leaseMs / 2;
+    for (let wait = 50; Date.now() + wait < deadline; wait = Math.min(wait * 2, 1000)) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      try {
+        await settle();
+        return;
+      } catch (again) {
+        error = again;
+      }
+    }
+    throw error;
   }
 
   #answer(failures: unknown[], event: unknown, context: DeliveryContext): ReceiveResult {
