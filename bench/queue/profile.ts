@@ -3,30 +3,47 @@
  * change to packages/bullmq or packages/pg-boss:
  *   npm run profile:queue --workspace @tidings/bench -- bullmq enqueue      (ideal route, then adapter + enqueueTo)
  *   npm run profile:queue --workspace @tidings/bench -- pg-boss worker --functions    (bare worker, then ours)
+ *   npm run profile:queue --workspace @tidings/bench -- pg-boss batching    (answered/s at 32 connections, no callgrind)
  * `--functions`: as in profile:instructions, where the second side's extra instructions go, by function.
  */
 import { printCounted } from "../instructions/print";
+import { Child } from "../lib/children";
 import { parseOptions } from "../lib/options";
-import { ENGINE_IDS, ENGINES } from "./engines";
+import { measureBatching } from "./batched";
+import { type Backend, ENGINE_IDS, ENGINES, type EngineSpec } from "./engines";
 import { measureEnqueue } from "./enqueue";
 import { measureWorkers } from "./work";
 
 const [id = "bullmq", side = "enqueue"] = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
 const engine = ENGINES.find((candidate) => candidate.id === id);
-if (!engine || !["enqueue", "worker"].includes(side)) {
-  throw new Error(`usage: profile.ts ${ENGINE_IDS.join("|")} enqueue|worker [--functions]`);
+if (!engine || !["enqueue", "worker", "batching"].includes(side)) {
+  throw new Error(`usage: profile.ts ${ENGINE_IDS.join("|")} enqueue|worker|batching [--functions]`);
 }
 const { queue: settings } = parseOptions([], "", [], ENGINE_IDS);
 const functions = process.argv.includes("--functions");
-const backend = await engine.start();
-try {
+async function profileBatching(backend: Backend): Promise<void> {
+  const client = new Child("http/client.ts", {});
+  try {
+    const result = await measureBatching(engine as EngineSpec, backend, settings, client, console.log);
+    console.log(JSON.stringify(result, null, 2));
+  } finally {
+    await client.stop();
+  }
+}
+
+async function profileInstructions(backend: Backend): Promise<void> {
   const counted =
     side === "enqueue"
-      ? await measureEnqueue(engine, backend, settings, functions)
-      : await measureWorkers(engine, backend, settings, functions);
+      ? await measureEnqueue(engine as EngineSpec, backend, settings, functions)
+      : await measureWorkers(engine as EngineSpec, backend, settings, functions);
   const { windows, windowRequests, warmupRequests } = side === "enqueue" ? settings.enqueue : settings.worker;
-  const title = `${engine.label()}, ${side}: ${windows} windows of ${windowRequests} after ${warmupRequests} warm-up`;
+  const title = `${engine?.label()}, ${side}: ${windows} windows of ${windowRequests} after ${warmupRequests} warm-up`;
   printCounted(title, side === "enqueue" ? "request" : "job", counted);
+}
+
+const backend = await engine.start();
+try {
+  await (side === "batching" ? profileBatching(backend) : profileInstructions(backend));
 } finally {
   await backend.remove();
 }

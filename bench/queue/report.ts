@@ -1,6 +1,6 @@
 import { formatBytes } from "../lib/deliveries";
 import type { Summary } from "../lib/stats";
-import { type EngineResult, type InstructionPair, QUEUE_TARGET, type QueueResults } from "./suite";
+import { BATCH_TARGETS, type EngineResult, type InstructionPair, QUEUE_TARGET, type QueueResults } from "./suite";
 
 const dash = "–";
 const thousands = (summary: Summary) =>
@@ -29,9 +29,37 @@ export function queueTargets(results: QueueResults | undefined) {
         : failed(engine),
       met: measured ? measured.ratio <= QUEUE_TARGET : false,
     });
+    const target = BATCH_TARGETS[engine.id] ?? Number.POSITIVE_INFINITY;
+    const batching = engine.batching;
     return [
       row("instructions per request of adapter + enqueueTo ÷ the ideal route", engine.enqueue),
       row("instructions per job of createWorker ÷ the engine's own worker", engine.worker),
+      {
+        what: `${engine.label.split(",")[0]}: answered/s at 32 connections, batched enqueueTo ÷ one add per request ≥ ${target.toFixed(1)}×`,
+        measured: batching
+          ? `${batching.ratio.toFixed(2)}× (medians; per round ${batching.ratioPerRound.map((ratio) => ratio.toFixed(2)).join(", ")}); POST p99 ${batching.routes.batched.latencyP99Ms.median} ms vs ${batching.routes.oneAddPerRequest.latencyP99Ms.median} ms`
+          : failed(engine),
+        met: batching ? batching.ratio >= target : false,
+      },
+    ];
+  });
+}
+
+function batchingRows(results: QueueResults) {
+  return results.engines.flatMap((engine) => {
+    const batching = engine.batching;
+    if (!batching) return [[engine.label, failed(engine), "", "", "", "", ""]];
+    const { batched, oneAddPerRequest, unbatched } = batching.routes;
+    return [
+      [
+        engine.label,
+        whole(batched.answeredPerSecond),
+        whole(oneAddPerRequest.answeredPerSecond),
+        whole(unbatched.answeredPerSecond),
+        `${batching.ratio.toFixed(2)} (${batching.ratioPerRound.map((ratio) => ratio.toFixed(2)).join(", ")})`,
+        batching.ratioToUnbatched.toFixed(2),
+        `${whole(batched.latencyP99Ms)} / ${whole(oneAddPerRequest.latencyP99Ms)} / ${whole(unbatched.latencyP99Ms)}`,
+      ],
     ];
   });
 }
@@ -81,6 +109,21 @@ export function renderQueue(results: QueueResults): string {
     table(
       ["engine", "engine's own worker, k instr/job", "createWorker, k instr/job", "÷ own (minima)", "(medians)"],
       pairRows(results, (engine) => engine.worker),
+    ),
+    "",
+    `**Group commit: answered/s at 32 connections.** One receiver process per engine (not under callgrind) with three routes taking turns in a rotating order, ${results.engines[0]?.batching?.rounds ?? settings.rounds} round(s) of ${settings.deliveries.toLocaleString("en-US")} distinct signed ${formatBytes(settings.bodyBytes)} deliveries per route after ${settings.warmupDeliveries.toLocaleString("en-US")} warm-up each, autocannon at 32 connections, no workers (the receiving side alone): **batched** is the adapter route with \`enqueueTo(queue)\` (group commit on by default: concurrent deliveries share one \`addBulk\` / \`insert\`); **one add per request** is the hand-written ideal route above (verify inline, one \`queue.add\` / \`boss.send\` per request); **unbatched** is the adapter route with \`enqueueTo(queue, { batch: false })\`. Every route's queue must hold one job per delivery answered 200. Median (min${dash}max) over rounds; the ratio is of the medians, then per round.`,
+    "",
+    table(
+      [
+        "engine",
+        "batched, answered/s",
+        "one add per request, answered/s",
+        "unbatched enqueueTo, answered/s",
+        "batched ÷ one add per request (per round)",
+        "batched ÷ unbatched",
+        "POST p99 ms (batched / one add / unbatched)",
+      ],
+      batchingRows(results),
     ),
     "",
     `**End to end (reported, no target).** One receiver process (the adapter route), ${settings.workerProcesses.join(", ")} worker process(es) (\`createWorker\`, concurrency ${settings.concurrency} each, a handler that counts), the engine's server and the load client (autocannon, ${settings.connections} connections, distinct signed ${formatBytes(settings.bodyBytes)} deliveries) share the machine's cores, unpinned. A run sends ${settings.warmupDeliveries.toLocaleString("en-US")} warm-up deliveries, waits until they are handled, then ${settings.deliveries.toLocaleString("en-US")} more: **deliveries/s** is those divided by the time from the first request to the last handler run; **answered/s** is the POSTs answered 200 per second (the receiving side alone). Fresh processes and queue per run; ${settings.rounds} round(s), worker counts in a rotating order; median (min${dash}max) over rounds.`,

@@ -1,17 +1,21 @@
 /**
  * The durable hand-off, per engine: what enqueueTo adds to a receiver's instructions per request, what createWorker
- * adds to a worker's instructions per job (targets: ≤ 1.10× each), and deliveries per second end to end with 1, 2
- * and 4 worker processes (reported).
+ * adds to a worker's instructions per job (targets: ≤ 1.10× each), answered/s at 32 connections of the batched
+ * enqueueTo ÷ one add per request (targets: ≥ 1.5× BullMQ, ≥ 2× pg-boss), and deliveries per second end to end with
+ * 1, 2 and 4 worker processes (reported).
  */
 import { Child } from "../lib/children";
 import type { QueueSettings } from "../lib/options";
 import { rotate, type Summary, summarize } from "../lib/stats";
+import { type BatchingResult, measureBatching } from "./batched";
 import { type EndToEndRun, runEndToEnd } from "./end-to-end";
 import { type Backend, ENGINES } from "./engines";
 import { measureEnqueue } from "./enqueue";
 import { measureWorkers } from "./work";
 
 export const QUEUE_TARGET = 1.1;
+/** Answered/s of the batched enqueueTo ÷ one add per request, at 32 connections: at least this, per engine. */
+export const BATCH_TARGETS: Record<string, number> = { bullmq: 1.5, "pg-boss": 2 };
 
 /** Instructions per request or job over windows, two sides, and their ratio. */
 export interface InstructionPair {
@@ -39,6 +43,8 @@ export interface EngineResult {
   /** Worker: the engine's own worker (base) against createWorker (ours). */
   worker?: InstructionPair;
   endToEnd?: EndToEndResult[];
+  /** Answered/s at 32 connections: the batched enqueueTo against one add per request. */
+  batching?: BatchingResult;
 }
 
 export interface QueueResults {
@@ -99,9 +105,12 @@ export async function runQueueSuite(settings: QueueSettings, engineIds: readonly
       const workers = await measureWorkers(engine, backend, settings);
       result.worker = pair(workers.windows.get("bare") ?? [], workers.windows.get("ours") ?? []);
       log(`queue ${engine.id}: worker instructions, createWorker ÷ the engine's own ${ratios(result.worker)}`);
-      log(`queue ${engine.id}: end to end`);
       const client = new Child("http/client.ts", {});
       try {
+        log(`queue ${engine.id}: answered/s at 32 connections, batched enqueueTo against one add per request`);
+        result.batching = await measureBatching(engine, backend, settings, client, log);
+        log(`queue ${engine.id}: batched ÷ one add per request ${result.batching.ratio.toFixed(2)} (medians)`);
+        log(`queue ${engine.id}: end to end`);
         const run = (workers: number) => runEndToEnd(engine, backend, settings, client, workers);
         result.endToEnd = await endToEnd(run, settings, log);
       } finally {

@@ -21,7 +21,7 @@ export function openBullmq(): EngineClient {
     return created;
   };
   return {
-    enqueueTo: (name) => enqueueTo(queue(name)),
+    enqueueTo: (name, options) => enqueueTo(queue(name), options),
     async idealSender(name) {
       const target = queue(name);
       return (job) => target.add(job.type, job, { ...JOB_OPTIONS, jobId: jobIdFor(job.deliveryKey) });

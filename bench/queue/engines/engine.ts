@@ -27,8 +27,8 @@ export type JobHandler = (event: unknown) => void | Promise<void>;
  * the same engine options.
  */
 export interface EngineClient {
-  /** Our hand-off: `enqueueTo` with its defaults, a Receiver handler. */
-  enqueueTo(queue: string): (event: object, context: DeliveryContext) => Promise<void>;
+  /** Our hand-off: `enqueueTo` with its defaults (batched), or with `batch: false`; a Receiver handler. */
+  enqueueTo(queue: string, options?: { batch: false }): (event: object, context: DeliveryContext) => Promise<void>;
   /** The hand-written hand-off: the same job data, id and options as `enqueueTo`'s. */
   idealSender(queue: string): Promise<(job: IdealJob) => Promise<unknown>>;
   /** `handler` on each job's event: through our `createWorker` ("ours"), or the engine's own worker ("bare"). */

@@ -13,7 +13,7 @@ export async function openPgBoss(): Promise<EngineClient> {
   boss.on("error", (error) => console.error("[bench] pg-boss:", error));
   await boss.start();
   return {
-    enqueueTo: (name) => enqueueTo(boss, name),
+    enqueueTo: (name, options) => enqueueTo(boss, name, options),
     async idealSender(name) {
       await boss.createQueue(name);
       return (job) => boss.send(name, job, { ...SEND_OPTIONS, id: jobIdFor(job.deliveryKey) });

@@ -7,7 +7,8 @@ export interface BatchOptions {
   /**
    * The longest a job waits for others to join its batch while an earlier batch is still being written, in ms.
    * When no write is in flight, a batch is written as soon as the deliveries that arrived with it have joined it (the
-   * current turn of the event loop), so a lone delivery does not wait. Default 1.
+   * current turn of the event loop), so a lone delivery does not wait. `0`: never wait for a write in flight; each
+   * turn's deliveries are written at the end of that turn. Default 1.
    */
   maxWaitMs?: number;
 }
@@ -28,8 +29,8 @@ interface Batch<Job> {
 /**
  * Group commit: jobs added while a batch is open go to the engine in one write, and each add resolves once the write
  * holding its job has succeeded, or rejects with its error. A batch is written when it holds `maxJobs`; when no
- * write is in flight, at the end of the current turn of the event loop; otherwise when the write in flight settles
- * or `maxWaitMs` after the batch opened, whichever comes first.
+ * write is in flight (or `maxWaitMs` is 0), at the end of the current turn of the event loop; otherwise when every
+ * write in flight has settled or `maxWaitMs` after the batch opened, whichever comes first.
  */
 export class GroupCommit<Job> {
   readonly #write: (jobs: Job[]) => PromiseLike<unknown>;
@@ -55,7 +56,7 @@ export class GroupCommit<Job> {
     let batch = this.#open;
     if (batch === undefined) {
       batch = this.#openBatch();
-      if (this.#inFlight === 0) this.#flushAfterThisTurn();
+      if (this.#inFlight === 0 || this.#maxWaitMs === 0) this.#flushAfterThisTurn();
       else this.#timer = setTimeout(this.#flushOnTimer, this.#maxWaitMs);
     }
     batch.jobs.push(job);

@@ -1,0 +1,125 @@
+/**
+ * Group commit under load: answered/s at 32 connections of the adapter route (a Receiver whose handler is the
+ * batched `enqueueTo`) against the hand-written route (verify inline, one `queue.add` / `boss.send` per request) and
+ * against the adapter with `batch: false`, in one receiver process on one engine server, routes taking turns in a
+ * rotating order. No workers run: the jobs stay in the queues, and what is measured is the receiving side.
+ */
+import type { LoadResult } from "../http/protocol";
+import { ROUTES } from "../http/routes";
+import { Child } from "../lib/children";
+import type { QueueSettings } from "../lib/options";
+import { rotate, type Summary, summarize } from "../lib/stats";
+import type { Backend, EngineSpec } from "./engines";
+import { UNBATCHED_ROUTE } from "./receiver-routes";
+
+/** The issue's comparison is at 32 concurrent connections. */
+export const BATCH_CONNECTIONS = 32;
+
+export const BATCH_ROUTES = {
+  batched: ROUTES.adapter,
+  oneAddPerRequest: ROUTES.ideal,
+  unbatched: UNBATCHED_ROUTE,
+} as const;
+export type BatchRoute = keyof typeof BATCH_ROUTES;
+
+export interface RouteLoad {
+  answeredPerSecond: Summary;
+  latencyP99Ms: Summary;
+  /** The receiver process's CPU time per delivery answered, µs: what the machine's load moves least. */
+  cpuMicrosPerDelivery: Summary;
+}
+
+interface RouteRun extends LoadResult {
+  cpuMicrosPerDelivery: number;
+}
+
+export interface BatchingResult {
+  connections: number;
+  rounds: number;
+  deliveries: number;
+  routes: Record<BatchRoute, RouteLoad>;
+  /** Batched ÷ one add per request, of the medians and per round (the same round's runs side by side). */
+  ratio: number;
+  ratioPerRound: number[];
+  /** Batched ÷ the adapter with `batch: false`, of the medians. */
+  ratioToUnbatched: number;
+}
+
+type Log = (line: string) => void;
+
+export async function measureBatching(
+  engine: EngineSpec,
+  backend: Backend,
+  settings: QueueSettings,
+  client: Child,
+  log: Log,
+): Promise<BatchingResult> {
+  const base = `batch-${process.pid}`;
+  const receiver = new Child("queue/receiver.ts", {
+    node: engine.node(),
+    env: backend.env,
+    args: [engine.id, `${base}-batched`, `${base}-ideal`, `${base}-unbatched`],
+  });
+  const routes = Object.keys(BATCH_ROUTES) as BatchRoute[];
+  const runs = new Map<BatchRoute, RouteRun[]>(routes.map((route) => [route, []]));
+  try {
+    const port = await receiver.call<number>("port");
+    let runId = 0;
+    const load = async (route: BatchRoute, amount: number): Promise<RouteRun> => {
+      const cpuBefore = await receiver.call<number>("cpu");
+      const result = await client.call<LoadResult>("run", {
+        port,
+        path: BATCH_ROUTES[route],
+        connections: Math.min(BATCH_CONNECTIONS, amount),
+        amount,
+        bodyBytes: settings.bodyBytes,
+        tag: `${base}-${runId++}`,
+        source: "pool",
+      });
+      if (result.ok !== amount || result.mismatches > 0) {
+        throw new Error(`${route}: ${result.ok}/${amount} answered 200 with the Receiver's answer`);
+      }
+      const cpuMicrosPerDelivery = ((await receiver.call<number>("cpu")) - cpuBefore) / amount;
+      return { ...result, cpuMicrosPerDelivery };
+    };
+    for (const route of routes) await load(route, settings.warmupDeliveries);
+    for (let round = 0; round < settings.rounds; round++) {
+      const line: string[] = [];
+      for (const route of rotate(routes, round)) {
+        const result = await load(route, settings.deliveries);
+        runs.get(route)?.push(result);
+        const cpu = result.cpuMicrosPerDelivery.toFixed(0);
+        line.push(`${route} ${result.requestsPerSecond.toFixed(0)}/s p99 ${result.latencyP99Ms} ms cpu ${cpu} µs`);
+      }
+      log(`  round ${round + 1}: ${line.join(", ")}`);
+    }
+    // A 200 means the job is stored: every route's queue must hold one job per delivery answered.
+    const jobs = await receiver.call<Record<string, number>>("jobs");
+    const sent = settings.warmupDeliveries + settings.rounds * settings.deliveries;
+    for (const [route, count] of Object.entries(jobs)) {
+      if (count !== sent) throw new Error(`${route}: ${count} jobs for ${sent} deliveries answered 200`);
+    }
+  } finally {
+    await receiver.stop();
+  }
+  const of = (route: BatchRoute): RouteLoad => {
+    const results = runs.get(route) ?? [];
+    return {
+      answeredPerSecond: summarize(results.map((result) => result.requestsPerSecond)),
+      latencyP99Ms: summarize(results.map((result) => result.latencyP99Ms)),
+      cpuMicrosPerDelivery: summarize(results.map((result) => result.cpuMicrosPerDelivery)),
+    };
+  };
+  const measured = Object.fromEntries(routes.map((route) => [route, of(route)])) as Record<BatchRoute, RouteLoad>;
+  const perSecond = (route: BatchRoute) => (runs.get(route) ?? []).map((result) => result.requestsPerSecond);
+  const [batched, single] = [perSecond("batched"), perSecond("oneAddPerRequest")];
+  return {
+    connections: BATCH_CONNECTIONS,
+    rounds: settings.rounds,
+    deliveries: settings.deliveries,
+    routes: measured,
+    ratio: measured.batched.answeredPerSecond.median / measured.oneAddPerRequest.answeredPerSecond.median,
+    ratioPerRound: batched.map((value, round) => value / (single[round] ?? Number.NaN)),
+    ratioToUnbatched: measured.batched.answeredPerSecond.median / measured.unbatched.answeredPerSecond.median,
+  };
+}
