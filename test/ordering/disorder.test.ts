@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { sign } from "@tidings/core";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nodeBinary } from "../runtimes/lib/node-binaries.mjs";
 import { PostgresServer } from "../support/postgres-server";
 import { type FixtureProcess, startFixture } from "../support/queue-scenarios";
 import { RedisServer } from "../support/redis-server";
@@ -15,6 +16,9 @@ const MESSAGES = 300;
 const SENDERS = 24;
 const RECEIVER = fileURLToPath(new URL("fixtures/receiver.ts", import.meta.url));
 const BULLMQ_WORKER = fileURLToPath(new URL("fixtures/bullmq-worker.ts", import.meta.url));
+const PG_BOSS_WORKER = fileURLToPath(new URL("fixtures/pg-boss-worker.ts", import.meta.url));
+// pg-boss 12 needs Node ≥ 22: its receivers and workers run on the project's Node 24.
+const NODE_24 = nodeBinary("node24");
 
 interface Planned {
   id: string;
@@ -126,19 +130,21 @@ afterAll(async () => {
   await Promise.all([storeRedis?.remove(), bookRedis?.remove(), postgres?.remove()]);
 });
 
-async function start(script: string, env: Record<string, string>): Promise<FixtureProcess> {
-  const child = await startFixture(script, {
+async function start(script: string, env: Record<string, string>, node?: string): Promise<FixtureProcess> {
+  const settings = {
     BOOK_PORT: String(bookRedis.port),
     REDIS_PORT: String(storeRedis.port),
     POSTGRES_URL: postgres.url,
+    BOSS_URL: postgres.url,
     ...env,
-  });
+  };
+  const child = await startFixture(script, settings, node);
   processes.push(child);
   return child;
 }
 
-async function receivers(env: Record<string, string>): Promise<string[]> {
-  const started = await Promise.all([start(RECEIVER, env), start(RECEIVER, env)]);
+async function receivers(env: Record<string, string>, node?: string): Promise<string[]> {
+  const started = await Promise.all([start(RECEIVER, env, node), start(RECEIVER, env, node)]);
   return started.map((child) => `http://127.0.0.1:${(child.ready as { port: number }).port}/webhooks`);
 }
 
@@ -164,6 +170,20 @@ describe("events in order under disorder", () => {
       start(BULLMQ_WORKER, { STORE: "redis", QUEUE: queue }),
     ]);
     const urls = await receivers({ STORE: "redis", MODE: "enqueue", QUEUE: queue });
+    await sendAll(urls, planned.sends);
+    await settled(book, planned.ids, 180_000);
+    const { stale } = await check(book, planned);
+    expect(stale).toBeGreaterThan(0);
+  }, 240_000);
+
+  it("two receivers enqueueing to pg-boss, two ordered pg-boss workers sharing a PostgresStore", async () => {
+    await book.flushdb();
+    const planned = plan("pgboss");
+    const queue = `ordering-${Date.now()}`;
+    // One worker first: it installs pg-boss's schema before the others start on the database.
+    await start(PG_BOSS_WORKER, { STORE: "postgres", QUEUE: queue }, NODE_24);
+    await start(PG_BOSS_WORKER, { STORE: "postgres", QUEUE: queue }, NODE_24);
+    const urls = await receivers({ STORE: "postgres", MODE: "enqueue", ENGINE: "pg-boss", QUEUE: queue }, NODE_24);
     await sendAll(urls, planned.sends);
     await settled(book, planned.ids, 180_000);
     const { stale } = await check(book, planned);
