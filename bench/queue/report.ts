@@ -48,7 +48,7 @@ export function queueTargets(results: QueueResults | undefined) {
 function batchingRows(results: QueueResults) {
   return results.engines.flatMap((engine) => {
     const batching = engine.batching;
-    if (!batching) return [[engine.label, failed(engine), "", "", "", "", ""]];
+    if (!batching) return [[engine.label, failed(engine), "", "", "", "", "", ""]];
     const { batched, oneAddPerRequest, unbatched } = batching.routes;
     return [
       [
@@ -59,6 +59,7 @@ function batchingRows(results: QueueResults) {
         `${batching.ratio.toFixed(2)} (${batching.ratioPerRound.map((ratio) => ratio.toFixed(2)).join(", ")})`,
         batching.ratioToUnbatched.toFixed(2),
         `${whole(batched.latencyP99Ms)} / ${whole(oneAddPerRequest.latencyP99Ms)} / ${whole(unbatched.latencyP99Ms)}`,
+        [batched, oneAddPerRequest, unbatched].map((route) => route.cpuMicrosPerDelivery.median.toFixed(0)).join(" / "),
       ],
     ];
   });
@@ -111,7 +112,7 @@ export function renderQueue(results: QueueResults): string {
       pairRows(results, (engine) => engine.worker),
     ),
     "",
-    `**Group commit: answered/s at 32 connections.** One receiver process per engine (not under callgrind) with three routes taking turns in a rotating order, ${results.engines[0]?.batching?.rounds ?? settings.rounds} round(s) of ${settings.deliveries.toLocaleString("en-US")} distinct signed ${formatBytes(settings.bodyBytes)} deliveries per route after ${settings.warmupDeliveries.toLocaleString("en-US")} warm-up each, autocannon at 32 connections, no workers (the receiving side alone): **batched** is the adapter route with \`enqueueTo(queue)\` (group commit on by default: concurrent deliveries share one \`addBulk\` / \`insert\`); **one add per request** is the hand-written ideal route above (verify inline, one \`queue.add\` / \`boss.send\` per request); **unbatched** is the adapter route with \`enqueueTo(queue, { batch: false })\`. Every route's queue must hold one job per delivery answered 200. Median (min${dash}max) over rounds; the ratio is of the medians, then per round.`,
+    `**Group commit: answered/s at 32 connections.** One receiver process per engine (not under callgrind) with three routes taking turns in a rotating order, ${results.engines[0]?.batching?.rounds ?? settings.rounds} round(s) of ${settings.deliveries.toLocaleString("en-US")} distinct signed ${formatBytes(settings.bodyBytes)} deliveries per route after ${settings.warmupDeliveries.toLocaleString("en-US")} warm-up each, autocannon at 32 connections, no workers (the receiving side alone): **batched** is the adapter route with \`enqueueTo(queue)\` (group commit on by default: concurrent deliveries share one \`addBulk\` / \`insert\`); **one add per request** is the hand-written ideal route above (verify inline, one \`queue.add\` / \`boss.send\` per request); **unbatched** is the adapter route with \`enqueueTo(queue, { batch: false })\`. Every route's queue must hold one job per delivery answered 200. The receiver's CPU time per delivery (its \`process.cpuUsage()\` over a run ÷ deliveries) moves least with the machine's load. Median (min${dash}max) over rounds; the ratio is of the medians, then per round.`,
     "",
     table(
       [
@@ -122,6 +123,7 @@ export function renderQueue(results: QueueResults): string {
         "batched ÷ one add per request (per round)",
         "batched ÷ unbatched",
         "POST p99 ms (batched / one add / unbatched)",
+        "receiver CPU µs per delivery, medians (same order)",
       ],
       batchingRows(results),
     ),
