@@ -1,10 +1,13 @@
+import { SpanStatusCode } from "@opentelemetry/api";
 import { createWorker, enqueueTo } from "@tidings/bullmq";
 import { createReceiver, type DeliveryStore, messageStatusOrder, sign } from "@tidings/core";
 import type { JobOutcome } from "@tidings/core/dispatch";
+import { instrument } from "@tidings/opentelemetry";
 import { RedisStore } from "@tidings/redis";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RecordingSdk } from "../../packages/opentelemetry/test/sdk";
 import { RedisServer } from "../support/redis-server";
 
 const SECRET = "whsec_worker_order";
@@ -51,6 +54,8 @@ describe("a BullMQ worker with order", () => {
     worker.onOutcome((outcome) => {
       outcomes.push(outcome);
     });
+    const sdk = new RecordingSdk();
+    instrument(worker, sdk.options);
     try {
       // Another worker holds msg_1 (its job for position 1 is in its handlers), under the worker's own keys.
       const object = { object: `job:${name}:msg_1`, position: 1 };
@@ -69,7 +74,17 @@ describe("a BullMQ worker with order", () => {
       await until(() => outcomes.some((outcome) => outcome.code === "stale"), "a stale run");
       expect(ran).toEqual(["msg_1-sent"]);
       await until(async () => (await queue.getJobCounts("completed")).completed === 2, "both jobs completed");
+      // Deferred and stale runs are normal outcomes: their spans are not errors.
+      const runs = sdk.spans().filter((span) => span.attributes["tidings.outcome"] !== undefined);
+      const byOutcome = (code: string) => runs.filter((span) => span.attributes["tidings.outcome"] === code);
+      expect(byOutcome("stale")).toHaveLength(1);
+      expect(byOutcome("deferred").length).toBeGreaterThan(0);
+      for (const span of [...byOutcome("stale"), ...byOutcome("deferred")]) {
+        expect(span.status.code).not.toBe(SpanStatusCode.ERROR);
+        expect(span.attributes["error.type"]).toBeUndefined();
+      }
     } finally {
+      await sdk.shutdown();
       await worker.close();
       await queue.close();
     }

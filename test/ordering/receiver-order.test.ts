@@ -1,3 +1,4 @@
+import { SpanStatusCode } from "@opentelemetry/api";
 import {
   createReceiver,
   type DeliveryOutcome,
@@ -8,7 +9,9 @@ import {
   STATUS_BY_CODE,
   sign,
 } from "@tidings/core";
+import { instrument } from "@tidings/opentelemetry";
 import { describe, expect, it } from "vitest";
+import { RecordingSdk } from "../../packages/opentelemetry/test/sdk";
 
 const SECRET = "whsec_order";
 const quiet = { error() {}, warn() {} };
@@ -161,6 +164,32 @@ describe("a Receiver with order", () => {
       ["accepted", 200],
       ["stale", 200],
     ]);
+  });
+
+  it("instrumented: a stale delivery's span is a normal outcome, object_busy a 4xx, neither an error", async () => {
+    const sdk = new RecordingSdk();
+    const { opened, release } = gate();
+    const receiver = createReceiver({ secret: SECRET, order: messageStatusOrder, orderWaitMs: 10, logger: quiet });
+    receiver.onAny(async (event) => {
+      if (event.type === "message.sent") await opened;
+    });
+    instrument(receiver, sdk.options);
+    try {
+      const first = receiver.receive(delivery("msg_9", 2));
+      expect((await receiver.receive(delivery("msg_9", 3))).code).toBe("object_busy");
+      release();
+      await first;
+      expect((await receiver.receive(delivery("msg_9", 1))).code).toBe("stale");
+      const spans = sdk.spanNamed("tidings.delivery");
+      const outcomes = spans.map((span) => [span.attributes["tidings.outcome"], span.status.code]);
+      expect(outcomes).toEqual([
+        ["object_busy", SpanStatusCode.UNSET],
+        ["accepted", SpanStatusCode.UNSET],
+        ["stale", SpanStatusCode.UNSET],
+      ]);
+    } finally {
+      await sdk.shutdown();
+    }
   });
 
   it("refuses at setup a store that keeps no order, naming what is missing", () => {
