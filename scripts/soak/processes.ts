@@ -1,0 +1,87 @@
+// The receiver and worker processes of a soak run: each engine's store and queue, built from the env startEngine gives.
+import { appendFileSync } from "node:fs";
+import { join } from "node:path";
+import { enqueueTo as bullmqEnqueue, createWorker as bullmqWorker } from "@tidings/bullmq";
+import { createReceiver, type DeliveryStore, type MessageEvent, messageStatusOrder } from "@tidings/core";
+import { webhookMiddleware } from "@tidings/express";
+import { enqueueTo as pgBossEnqueue, createWorker as pgBossWorker } from "@tidings/pg-boss";
+import { PostgresStore } from "@tidings/postgres";
+import { RedisStore } from "@tidings/redis";
+import { Queue } from "bullmq";
+import express from "express";
+import { Redis } from "ioredis";
+import pg from "pg";
+import { PgBoss } from "pg-boss";
+
+const { ENGINE, ROLE, SECRET, QUEUE, EFFECTS_DIR, REDIS_PORT, DATABASE_URL } = process.env as Record<string, string>;
+const redisOptions = { host: "127.0.0.1", port: Number(REDIS_PORT), maxRetriesPerRequest: null };
+// A worker that dies mid-job leaves its hold on the message for this long before another may take it.
+const LEASE_MS = 5000;
+
+function store(): DeliveryStore {
+  if (ENGINE === "pg-boss") {
+    const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 8, query_timeout: 2000 });
+    pool.on("error", () => {});
+    return new PostgresStore({ client: pool });
+  }
+  const client = new Redis({ ...redisOptions, maxRetriesPerRequest: 2 });
+  client.on("error", () => {});
+  return new RedisStore({ client, prefix: "soak:" });
+}
+
+async function boss(): Promise<PgBoss> {
+  const started = new PgBoss({ connectionString: DATABASE_URL, superviseIntervalSeconds: 2 });
+  started.on("error", () => {});
+  await started.start();
+  await started.createQueue(QUEUE).catch(() => {});
+  return started;
+}
+
+async function receiver(): Promise<void> {
+  // A receiver killed mid-delivery leaves its claim in flight until the lease ends: shorter than the default minute.
+  const app = createReceiver({ secret: SECRET, store: store(), leaseMs: 10_000, logger: { error() {}, warn() {} } });
+  if (ENGINE === "pg-boss") {
+    app.onAny(pgBossEnqueue(await boss(), QUEUE, { expireInSeconds: 10, attempts: 20 }));
+  } else {
+    const queue = new Queue(QUEUE, { connection: redisOptions });
+    queue.on("error", () => {});
+    app.onAny(bullmqEnqueue(queue, { attempts: 20 }));
+  }
+  const server = express()
+    .post("/webhooks", webhookMiddleware(app))
+    .listen(0, "127.0.0.1", () => {
+      console.log(JSON.stringify({ port: (server.address() as { port: number }).port }));
+    });
+}
+
+/** Every handler run and stale verdict, one line each, appended as it happens so a SIGKILL loses none. */
+function effects(): (line: string) => void {
+  const file = join(EFFECTS_DIR, `${process.pid}.log`);
+  return (line) => appendFileSync(file, `${line} ${process.pid} ${Date.now()}\n`);
+}
+
+async function worker(): Promise<void> {
+  const write = effects();
+  const options = { order: messageStatusOrder, store: store(), leaseMs: LEASE_MS, logger: { error() {} } };
+  const running =
+    ENGINE === "pg-boss"
+      ? pgBossWorker({ boss: await boss(), queue: QUEUE, concurrency: 8, pollingIntervalSeconds: 0.5, ...options })
+      : bullmqWorker({
+          queue: QUEUE,
+          connection: redisOptions,
+          concurrency: 8,
+          ...options,
+          stalledInterval: 2000,
+          maxStalledCount: 100,
+        });
+  running.onAny(async (received) => {
+    const event = received as MessageEvent<string, string>;
+    write(`ran ${event.id} ${event.data.id} ${event.data.status}`);
+  });
+  running.onOutcome((outcome) => {
+    if (outcome.code === "stale") write(`stale ${outcome.delivery?.deliveryKey.replace(/^event:/, "")} -`);
+  });
+  console.log(JSON.stringify({ worker: process.pid }));
+}
+
+await (ROLE === "receiver" ? receiver() : worker());

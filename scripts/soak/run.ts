@@ -1,0 +1,133 @@
+// `npm run soak [-- --quick] [--engines=bullmq,pg-boss] [--out=docs/reliability.md]`: the emulator's chaos (duplicates,
+// reordering, delays) at a steady rate against 3 receiver and 2 worker processes sharing an engine, while a random
+// receiver or worker is SIGKILLed (and restarted) every few seconds and the engine's server restarts once. Then:
+// every event acknowledged to the sender was handled (or answered stale), none ran twice but for a worker killed
+// mid-job, and with `order` every message ends at its final status. Writes the report; exits 1 if anything was lost.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startEmulator } from "@tidings/cli";
+import { seededRandom } from "../../packages/cli/src/emulator/chaos";
+import { ensureNodeBinaries, nodeBinary } from "../../test/runtimes/lib/node-binaries.mjs";
+import { Cast } from "./cast";
+import { type EngineName, startEngine } from "./engine";
+import { renderReport, type SoakRun } from "./report";
+import { type Acknowledged, judge, parseEffects, type Verdict } from "./verdict";
+
+const args = process.argv.slice(2);
+const quick = args.includes("--quick");
+const engines = (args.find((arg) => arg.startsWith("--engines="))?.slice(10) ?? "bullmq,pg-boss").split(
+  ",",
+) as EngineName[];
+const out = args.find((arg) => arg.startsWith("--out="))?.slice(6);
+const SETTINGS = quick
+  ? { deliveries: 1_200, messagesPerSecond: 80, killEveryMs: 2_000 }
+  : { deliveries: 100_000, messagesPerSecond: 120, killEveryMs: 4_000 };
+const SECRET = "whsec_soak";
+const CHAOS = { duplicates: 0.1, reorder: 0.3, delayMs: [0, 50] as const, seed: 7 };
+// Every event of the emulator's test mode: queued, sent, then delivered or failed (a recipient that always fails).
+const EVENTS_PER_MESSAGE = 3;
+
+async function soak(engine: EngineName): Promise<SoakRun> {
+  const server = await startEngine(engine);
+  const effectsDir = mkdtempSync(join(tmpdir(), "tidings-soak-"));
+  const node = engine === "pg-boss" ? nodeBinary("node24") : process.execPath;
+  const cast = new Cast(node, { ...server.env, SECRET, QUEUE: "soak", EFFECTS_DIR: effectsDir });
+  const acknowledged = new Map<string, Acknowledged>();
+  const firstSeen = new Map<string, number>();
+  const read = (body: Buffer) => JSON.parse(body.toString()) as { id: string; type: string; data: { id: string } };
+  cast.onAttempt = (body) => {
+    const { id } = read(body);
+    if (!firstSeen.has(id)) firstSeen.set(id, Date.now());
+  };
+  cast.onAccepted = (body) => {
+    const { id, type, data } = read(body);
+    acknowledged.set(id, { message: data.id, type, firstSeenAt: firstSeen.get(id) ?? Date.now() });
+  };
+  for (const role of ["receiver", "receiver", "receiver", "worker", "worker"] as const) await cast.start(role);
+  const balancer = await cast.balancer();
+  const emulator = await startEmulator({
+    webhookUrl: balancer.url,
+    secret: SECRET,
+    log: false,
+    chaos: CHAOS,
+    retry: { attempts: 200, baseDelayMs: 250, factor: 1 },
+  });
+  const random = seededRandom(CHAOS.seed);
+  const started = Date.now();
+  let restarts = 0;
+  let faults = Promise.resolve();
+  const killer = setInterval(() => {
+    faults = faults.then(() => cast.killOne(random)).catch((error) => console.error(error));
+  }, SETTINGS.killEveryMs);
+
+  const messages = Math.ceil(SETTINGS.deliveries / EVENTS_PER_MESSAGE);
+  const sends: Promise<unknown>[] = [];
+  for (let n = 0; n < messages; n++) {
+    if (n === Math.floor(messages / 2)) {
+      faults = faults.then(async () => {
+        await server.restart();
+        restarts++;
+      });
+    }
+    const to = n % 10 === 9 ? "+15005550001" : `+1555${String(n).padStart(7, "0")}`;
+    sends.push(
+      fetch(`${emulator.url}/v3/messages`, {
+        method: "POST",
+        headers: { authorization: "Bearer sk_test_soak", "idempotency-key": `soak-${engine}-${n}` },
+        body: new URLSearchParams({ channel: "sms", to, body: `soak ${n}` }),
+      }).then((response) => response.arrayBuffer()),
+    );
+    const due = started + ((n + 1) * 1000) / SETTINGS.messagesPerSecond;
+    if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+  }
+  await Promise.all(sends);
+  const sendSeconds = (Date.now() - started) / 1000;
+  await emulator.idle();
+  clearInterval(killer);
+  await faults;
+  const settledSeconds = (Date.now() - started) / 1000;
+  // The workers finish what the queue still holds: wait until the effects stop growing.
+  let effects = readEffects(effectsDir);
+  for (let stable = 0; stable < 10; ) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = readEffects(effectsDir);
+    stable = now.length === effects.length ? stable + 1 : 0;
+    effects = now;
+  }
+  await emulator.close();
+  balancer.server.close();
+  await cast.stopAll();
+  await server.remove();
+  rmSync(effectsDir, { recursive: true, force: true });
+  const verdict: Verdict = judge(acknowledged, effects, cast.kills);
+  return {
+    engine,
+    deliveries: firstSeen.size,
+    sendSeconds,
+    settledSeconds,
+    kills: cast.kills.length,
+    restarts,
+    verdict,
+  };
+}
+
+function readEffects(dir: string) {
+  return readdirSync(dir).flatMap((file) => parseEffects(readFileSync(join(dir, file), "utf8")));
+}
+
+if (engines.includes("pg-boss")) ensureNodeBinaries();
+const runs: SoakRun[] = [];
+for (const engine of engines) {
+  console.log(`== ${engine}: ${SETTINGS.deliveries} deliveries${quick ? " (quick)" : ""}`);
+  const run = await soak(engine);
+  console.log(JSON.stringify({ ...run, verdict: { ...run.verdict, lost: run.verdict.lost.length } }));
+  runs.push(run);
+}
+const report = renderReport(runs, { quick, ...SETTINGS, chaos: CHAOS });
+if (out) writeFileSync(out, report);
+else console.log(report);
+const failed = runs.some(
+  ({ verdict }) => verdict.lost.length + verdict.doubled.length + verdict.wrongFinalStatus.length > 0,
+);
+process.exit(failed ? 1 : 0);
