@@ -22,6 +22,19 @@ describe("Dispatcher", () => {
     expect(failures.map((failure) => (failure as Error).message)).toEqual(["sync", "async"]);
   });
 
+  it("gives a family's handlers (GitHub's `issues`) every action of it, and an action's handlers that action alone", () => {
+    type GitHubLike = { issues: object; "issues.opened": object; "issues.closed": object; push: object };
+    const dispatcher = new Dispatcher<GitHubLike, ReturnType<typeof context>>();
+    const ran: string[] = [];
+    dispatcher.on("issues", () => ran.push("issues"));
+    dispatcher.on("issues.opened", () => ran.push("opened"));
+    dispatcher.on("push", () => ran.push("push"));
+    for (const type of ["issues.opened", "issues.closed", "push", "issue_comment.created"]) {
+      dispatcher.dispatch({}, context(type));
+    }
+    expect(ran).toEqual(["issues", "opened", "issues", "push"]);
+  });
+
   it("answers synchronously when every handler is synchronous, whatever they return", () => {
     const dispatcher = new Dispatcher<MessageEvents, ReturnType<typeof context>>();
     dispatcher.on("message.queued", () => 42);

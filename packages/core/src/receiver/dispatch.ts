@@ -20,6 +20,8 @@ export type ErrorListener<Info> = (error: unknown, info: Info) => unknown;
 export class Dispatcher<Events extends EventMap, Context extends DeliveryInfo> {
   readonly #byType = new Map<string, Handler<unknown, Context>[]>();
   readonly #any: Handler<unknown, Context>[] = [];
+  // Set once a type with no dot is registered (GitHub's `issues`): only then is an event's family looked up too.
+  #families = false;
 
   /** Runs `handler` for events of these types. Several handlers for one type all run. */
   on<Type extends keyof Events & string>(types: Type | readonly Type[], handler: Handler<Events[Type], Context>): void {
@@ -27,12 +29,24 @@ export class Dispatcher<Events extends EventMap, Context extends DeliveryInfo> {
       const list = this.#byType.get(type) ?? [];
       list.push(handler as Handler<unknown, Context>);
       this.#byType.set(type, list);
+      if (!type.includes(".")) this.#families = true;
     }
   }
 
   /** Runs `handler` for every event, including types with no handler of their own. */
   onAny(handler: Handler<AnyEvent<Events> | DeliveryEvent, Context>): void {
     this.#any.push(handler as Handler<unknown, Context>);
+  }
+
+  /**
+   * The handlers for `issues.opened`: those registered for its family, `issues` (every action of it, as
+   * `@octokit/webhooks` users expect), then those for `issues.opened` alone.
+   */
+  #withFamily(type: string): Handler<unknown, Context>[] | undefined {
+    const exact = this.#byType.get(type);
+    const dot = type.lastIndexOf(".");
+    const family = dot > 0 ? this.#byType.get(type.slice(0, dot)) : undefined;
+    return !family ? exact : !exact ? family : [...family, ...exact];
   }
 
   /**
@@ -43,7 +57,7 @@ export class Dispatcher<Events extends EventMap, Context extends DeliveryInfo> {
   dispatch(event: unknown, context: Context, runs?: HandlerRun[]): unknown[] | Promise<unknown[]> {
     const failures: unknown[] = [];
     const pending: PromiseLike<unknown>[] = [];
-    const typed = this.#byType.get(context.type);
+    const typed = this.#families ? this.#withFamily(context.type) : this.#byType.get(context.type);
     // The handlers for the type, then the catch-all ones (a new list only when there are both).
     let handlers = !typed ? this.#any : this.#any.length === 0 ? typed : [...typed, ...this.#any];
     if (runs) {
