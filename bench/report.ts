@@ -367,6 +367,7 @@ export const SECTION_KEYS: Record<SuiteName, string> = {
   instructions: "## 4.",
   queue: "## 5.",
   hostile: "## Hostile unsigned requests",
+  schemes: "## Schemes",
 };
 
 /** The machine table's row for a run of some suites folded into a full report. */

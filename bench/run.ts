@@ -19,6 +19,7 @@ import { ENGINE_IDS } from "./queue/engines";
 import { runQueueSuite } from "./queue/suite";
 import { type RunReport, renderReport, SECTION_KEYS, separateRunRow } from "./report";
 import { mergeReport } from "./report-merge";
+import { renderSchemes, runSchemesSuite } from "./schemes/suite";
 import { runVerifySuite } from "./verify/suite";
 
 const args = process.argv.slice(2);
@@ -55,6 +56,7 @@ async function timed<T>(name: string, run: () => Promise<T>): Promise<T | undefi
 }
 
 let order: OrderResults | undefined;
+let schemes: string | undefined;
 const started = performance.now();
 log(`${options.quick ? "quick" : "full"} mode; suites: ${[...options.suites].join(", ")}; pinning: ${PINNING}`);
 const built = await timed("packages", async () => assertBuiltPackages());
@@ -77,6 +79,10 @@ if (built) {
   if (options.suites.has("hostile")) report.hostile = await timed("hostile", () => runHostileSuite(options.quick, log));
   if (options.suites.has("queue"))
     report.queue = await timed("queue", () => runQueueSuite(options.queue, options.engines, log));
+  if (options.suites.has("schemes")) {
+    const results = await timed("schemes", () => runSchemesSuite({ quick: options.quick }, log));
+    if (results) schemes = renderSchemes(results);
+  }
 }
 delete report.seconds.packages;
 const failures = {
@@ -91,7 +97,13 @@ for (const [suite, runs] of Object.entries(failures)) {
 report.seconds.total = (performance.now() - started) / 1000;
 report.loadAtEnd = currentLoad();
 
-const markdown = order ? `${renderReport(report)}\n${renderOrder(order)}` : renderReport(report);
+const sections = [renderReport(report), ...(order ? [renderOrder(order)] : [])];
+if (schemes) {
+  sections.push(
+    `## Schemes: each sender's verify against its floor and its own library (wall time, tinybench)\n\n${schemes}\n`,
+  );
+}
+const markdown = sections.join("\n");
 if (options.out) {
   // A run of some suites into an existing report replaces only their sections and target rows.
   const partial = options.suites.size < SUITES.length && existsSync(options.out);
