@@ -1,6 +1,6 @@
 /**
- * Group commit under load: answered/s at 32 connections of the adapter route (a Receiver whose handler is the
- * batched `enqueueTo`) against the hand-written route (verify inline, one `queue.add` / `boss.send` per request) and
+ * Group commit under load: answered/s at 32 connections of the adapter route with batching on (a Receiver whose
+ * handler is `enqueueTo(queue, { batch: BATCH_DEFAULTS })`) against the hand-written route (verify inline, one `queue.add` / `boss.send` per request) and
  * against the adapter with `batch: false`, in one receiver process on one engine server, routes taking turns in a
  * rotating order. No workers run: the jobs stay in the queues, and what is measured is the receiving side.
  */
@@ -10,13 +10,13 @@ import { Child } from "../lib/children";
 import type { QueueSettings } from "../lib/options";
 import { rotate, type Summary, summarize } from "../lib/stats";
 import type { Backend, EngineSpec } from "./engines";
-import { UNBATCHED_ROUTE } from "./receiver-routes";
+import { BATCHED_ROUTE, UNBATCHED_ROUTE } from "./receiver-routes";
 
 /** The issue's comparison is at 32 concurrent connections. */
 export const BATCH_CONNECTIONS = 32;
 
 export const BATCH_ROUTES = {
-  batched: ROUTES.adapter,
+  batched: BATCHED_ROUTE,
   oneAddPerRequest: ROUTES.ideal,
   unbatched: UNBATCHED_ROUTE,
 } as const;
@@ -58,7 +58,7 @@ export async function measureBatching(
   const receiver = new Child("queue/receiver.ts", {
     node: engine.node(),
     env: backend.env,
-    args: [engine.id, `${base}-batched`, `${base}-ideal`, `${base}-unbatched`],
+    args: [engine.id, `${base}-adapter`, `${base}-ideal`, `${base}-batched`, `${base}-unbatched`],
   });
   const routes = Object.keys(BATCH_ROUTES) as BatchRoute[];
   const runs = new Map<BatchRoute, RouteRun[]>(routes.map((route) => [route, []]));
@@ -96,8 +96,8 @@ export async function measureBatching(
     // A 200 means the job is stored: every route's queue must hold one job per delivery answered.
     const jobs = await receiver.call<Record<string, number>>("jobs");
     const sent = settings.warmupDeliveries + settings.rounds * settings.deliveries;
-    for (const [route, count] of Object.entries(jobs)) {
-      if (count !== sent) throw new Error(`${route}: ${count} jobs for ${sent} deliveries answered 200`);
+    for (const queue of ["batched", "ideal", "unbatched"]) {
+      if (jobs[queue] !== sent) throw new Error(`${queue}: ${jobs[queue]} jobs for ${sent} deliveries answered 200`);
     }
   } finally {
     await receiver.stop();

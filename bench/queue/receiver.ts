@@ -1,14 +1,16 @@
 /**
  * The receiving side of the queue benchmark, on node:http: argv engine, adapter queue, ideal queue, and optionally
- * an unbatched queue.
- *   /webhooks            core's Node request handler + a Receiver (MemoryStore dedup) + enqueueTo(queue): batched
+ * a batched and an unbatched queue.
+ *   /webhooks            core's Node request handler + a Receiver (MemoryStore dedup) + enqueueTo(queue), its defaults
  *   /ideal               by hand: read the body, verify inline, parse, add a job with the same data, id and options
  *                        (the event, its type, key and timestamp, the body's SHA-256): one add per request
+ *   /webhooks-batched    as /webhooks with enqueueTo(queue, { batch: BATCH_DEFAULTS })
  *   /webhooks-unbatched  as /webhooks with enqueueTo(queue, { batch: false })
  * Both answer the Receiver's 200 `{"received":true}` once the engine has stored the job.
  */
 import { createHash } from "node:crypto";
 import { createReceiver } from "@tidings/core";
+import { BATCH_DEFAULTS } from "@tidings/core/dispatch";
 import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
 import { listen } from "../http/apps/listen";
 import { verifyInline } from "../http/ideal";
@@ -16,26 +18,25 @@ import { ANSWER_BODY, ANSWER_HEADERS, ROUTES, readRequestBody } from "../http/ro
 import { serveCommands } from "../lib/children";
 import { SECRET, SIGNATURE_HEADER } from "../lib/deliveries";
 import { type EngineId, openEngine, type ParsedEvent } from "./engines/engine";
-import { UNBATCHED_ROUTE } from "./receiver-routes";
+import { BATCHED_ROUTE, UNBATCHED_ROUTE } from "./receiver-routes";
 
 const TIMESTAMP = /(?:^|,)\s*t=(\d+)/;
 
-const [engineId, adapterQueue = "", idealQueue = "", unbatchedQueue] = process.argv.slice(2);
+const [engineId, adapterQueue = "", idealQueue = "", batchedQueue, unbatchedQueue] = process.argv.slice(2);
 const engine = await openEngine(engineId as EngineId);
 const receiver = createReceiver({ secret: SECRET }).onAny(engine.enqueueTo(adapterQueue));
-const unbatched =
-  unbatchedQueue === undefined
-    ? undefined
-    : createReceiver({ secret: SECRET }).onAny(engine.enqueueTo(unbatchedQueue, { batch: false }));
+const receiverOn = (queue: string | undefined, batch: typeof BATCH_DEFAULTS | false) =>
+  queue === undefined ? undefined : createReceiver({ secret: SECRET }).onAny(engine.enqueueTo(queue, { batch }));
+const batched = receiverOn(batchedQueue, BATCH_DEFAULTS);
+const unbatched = receiverOn(unbatchedQueue, false);
 const sendIdeal = await engine.idealSender(idealQueue);
 
 const app = await listen(async (req, res) => {
   if (req.url === ROUTES.adapter) {
     return writeNodeResponse(res, await handleNodeRequest(receiver, req, { consumedFix: "n/a" }));
   }
-  if (req.url === UNBATCHED_ROUTE && unbatched !== undefined) {
-    return writeNodeResponse(res, await handleNodeRequest(unbatched, req, { consumedFix: "n/a" }));
-  }
+  const other = req.url === BATCHED_ROUTE ? batched : req.url === UNBATCHED_ROUTE ? unbatched : undefined;
+  if (other !== undefined) return writeNodeResponse(res, await handleNodeRequest(other, req, { consumedFix: "n/a" }));
   if (req.url !== ROUTES.ideal) return void res.writeHead(404).end();
   const body = await readRequestBody(req);
   const header = req.headers[SIGNATURE_HEADER] as string | undefined;
@@ -62,6 +63,7 @@ serveCommands({
   jobs: async () => ({
     adapter: await engine.jobs(adapterQueue),
     ideal: await engine.jobs(idealQueue),
+    ...(batchedQueue === undefined ? {} : { batched: await engine.jobs(batchedQueue) }),
     ...(unbatchedQueue === undefined ? {} : { unbatched: await engine.jobs(unbatchedQueue) }),
   }),
 });

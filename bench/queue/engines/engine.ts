@@ -1,4 +1,5 @@
 import type { DeliveryContext } from "@tidings/core";
+import type { BatchOptions } from "@tidings/core/dispatch";
 
 export type EngineId = "bullmq" | "pg-boss";
 export type WorkerKind = "bare" | "ours";
@@ -27,8 +28,11 @@ export type JobHandler = (event: unknown) => void | Promise<void>;
  * the same engine options.
  */
 export interface EngineClient {
-  /** Our hand-off: `enqueueTo` with its defaults (batched), or with `batch: false`; a Receiver handler. */
-  enqueueTo(queue: string, options?: { batch: false }): (event: object, context: DeliveryContext) => Promise<void>;
+  /** Our hand-off: `enqueueTo` with its defaults, or with `batch` given; a Receiver handler. */
+  enqueueTo(
+    queue: string,
+    options?: { batch: BatchOptions | false },
+  ): (event: object, context: DeliveryContext) => Promise<void>;
   /** The hand-written hand-off: the same job data, id and options as `enqueueTo`'s. */
   idealSender(queue: string): Promise<(job: IdealJob) => Promise<unknown>>;
   /** `handler` on each job's event: through our `createWorker` ("ours"), or the engine's own worker ("bare"). */

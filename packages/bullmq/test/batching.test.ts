@@ -1,3 +1,4 @@
+import { BATCH_DEFAULTS } from "@tidings/core/dispatch";
 import { Queue, type Telemetry } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll } from "vitest";
@@ -56,7 +57,8 @@ describeBatching({
     const reader = new Redis(connection());
     reader.on("error", () => {});
     return {
-      enqueuer: (settings) => enqueueTo(queue, settings),
+      // Batching is off by default on BullMQ: on, with core's defaults, unless a test says otherwise.
+      enqueuer: (settings) => enqueueTo(queue, { batch: BATCH_DEFAULTS, ...settings }),
       jobIdFor,
       stored: async (jobId) => (await reader.exists(`bull:${queue.name}:${jobId}`)) === 1,
       jobCount: async () => Object.values(await queue.getJobCounts()).reduce((sum, count) => sum + count, 0),
