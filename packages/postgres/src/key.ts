@@ -1,4 +1,5 @@
 // A lone surrogate, NUL (PostgreSQL text cannot hold it) or a backslash (the escape itself).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what must be found.
 const UNSAFE = /[\\\u0000]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
@@ -9,7 +10,7 @@ const UNSAFE = /[\\\u0000]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
  */
 export function textKey(key: string): string {
   UNSAFE.lastIndex = 0;
-  return UNSAFE.test(key) ? key.replace(UNSAFE, escape) : key;
+  return UNSAFE.test(key) ? key.replace(UNSAFE, escaped) : key;
 }
 
-const escape = (unit: string) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`;
+const escaped = (unit: string) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`;

@@ -82,7 +82,6 @@ export interface QueueWorkerOptions<Events extends EventMap = MessageEvents> {
  */
 export type JobRunResult = "completed" | "stale" | "duplicate" | "deferred";
 
-
 interface WorkerOrder {
   rule: EventOrder<EventMap>;
   store: OrderedDeliveryStore;
