@@ -1,6 +1,7 @@
 // `npm run demo`: the emulated service in test mode delivers signed webhooks to the Express example receiver.
 import type { AddressInfo } from "node:net";
 import { startEmulator } from "@tidings/cli";
+import { messageStatusOrder } from "@tidings/core";
 import { createApp } from "../examples/express/app";
 
 const SECRET = `whsec_demo_${Math.random().toString(36).slice(2)}`;
@@ -21,11 +22,24 @@ const note = (source: string, line: string) => {
   console.log(entry);
 };
 
-const receiver = createApp({ secret: SECRET, log: (line) => note("receiver", line) });
+// The service reorders and duplicates events here, as real senders do; `order` keeps each message's statuses in order.
+const CHAOS = { reorder: 1, duplicates: 0.5, seed: 7 };
+const POSITION: Record<string, number> = {
+  "message.queued": 1,
+  "message.sent": 2,
+  "message.delivered": 3,
+  "message.failed": 3,
+};
+const receiver = createApp({ secret: SECRET, order: messageStatusOrder, log: (line) => note("receiver", line) });
 const server = receiver.listen(0, "127.0.0.1");
 await new Promise((resolve) => server.once("listening", resolve));
 const webhookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
-const emulator = await startEmulator({ webhookUrl, secret: SECRET, log: (line) => note("service", line) });
+const emulator = await startEmulator({
+  webhookUrl,
+  secret: SECRET,
+  chaos: CHAOS,
+  log: (line) => note("service", line),
+});
 note("demo", `service emulator on ${emulator.url}, Express receiver on ${webhookUrl}`);
 
 const ids: { id: string; expect: string; channel: string }[] = [];
@@ -62,12 +76,19 @@ console.log("\nFinal statuses, as GET /messages/:id on the receiver reports them
 let ok = true;
 for (const [index, { id, expect, channel }] of ids.entries()) {
   const record = records[index];
-  const arrived = record?.status === expect;
+  // What the handlers saw, in the order they ran: positions strictly increasing, a late or replayed event stale.
+  const positions = record?.events.map((type) => POSITION[type] ?? 0) ?? [];
+  const inOrder = positions.every((position, at) => at === 0 || position > (positions[at - 1] ?? 0));
+  const arrived = record?.status === expect && inOrder;
   ok &&= arrived;
   const events = record?.events.join(" → ") ?? "nothing arrived";
   console.log(
     `  ${arrived ? "✓" : "✗"} ${id}  ${channel.padEnd(5)}  ${record?.status ?? "-"} (expected ${expect})  ${events}`,
   );
 }
-console.log(ok ? "\nEvery message reached its final status." : "\nSome deliveries did not arrive.");
+console.log(
+  ok
+    ? "\nEvery message reached its final status, its events handled in order despite the reordering and duplicates."
+    : "\nSome deliveries did not arrive, or arrived out of order.",
+);
 process.exit(ok ? 0 : 1);

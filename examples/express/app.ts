@@ -5,8 +5,8 @@ import type { AppOptions } from "../shared/config";
 import { formatEvent, MESSAGE_EVENT_TYPES, MessageLog, messageNotFound } from "../shared/message-log";
 
 /** The receiver app, not yet listening: `createApp({ secret }).listen(3000)`. */
-export function createApp({ secret, messages = new MessageLog(), log = console.log }: AppOptions): Express {
-  const receiver = createReceiver({ secret }).on(MESSAGE_EVENT_TYPES, (event) => {
+export function createApp({ secret, messages = new MessageLog(), log = console.log, order }: AppOptions): Express {
+  const receiver = createReceiver({ secret, ...(order && { order }) }).on(MESSAGE_EVENT_TYPES, (event) => {
     messages.record(event);
     log(formatEvent(event));
   });

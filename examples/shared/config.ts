@@ -1,4 +1,4 @@
-import type { Secret } from "@tidings/core";
+import type { EventOrder, MessageEvents, Secret } from "@tidings/core";
 import type { MessageLog } from "./message-log";
 
 /** What every example's `createApp()` takes. */
@@ -9,6 +9,9 @@ export interface AppOptions {
   messages?: MessageLog;
   /** Where the one-line event log goes. Default: `console.log`. */
   log?: (line: string) => void;
+  /** Per message, events one at a time and never an older status after a newer one (`messageStatusOrder`); the Express
+   * example, which `npm run demo` runs, passes it to its Receiver. */
+  order?: EventOrder<MessageEvents>;
 }
 
 export interface ListenConfig {

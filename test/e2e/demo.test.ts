@@ -12,7 +12,7 @@ it("`npm run demo` delivers every message to its final status and exits 0", asyn
     });
   });
   expect(code, stdout).toBe(0);
-  expect(stdout).toContain("Every message reached its final status.");
+  expect(stdout).toContain("Every message reached its final status, its events handled in order");
   expect(stdout.match(/✓ msg_\w+\s+\w+\s+delivered/g)).toHaveLength(3);
   expect(stdout).toMatch(/✓ msg_\w+\s+sms\s+failed/);
 });

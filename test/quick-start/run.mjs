@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const DEMO_LAST_LINE = "Every message reached its final status.";
+const DEMO_LAST_LINE =
+  "Every message reached its final status, its events handled in order despite the reordering and duplicates.";
 
 /** The commands of the first `sh` block under the README's "Quick start" heading, before any other heading. */
 function quickStartCommands(readme) {
