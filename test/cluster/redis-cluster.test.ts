@@ -5,6 +5,7 @@ import { Queue } from "bullmq";
 import { Cluster } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
+  countRuns,
   deliver,
   deliverUntilAccepted,
   eventBody,
@@ -59,17 +60,6 @@ async function twoInstances() {
   const pair = [await startInstance(() => connect(), options), await startInstance(() => connect(), options)] as const;
   instances.push(...pair);
   return pair;
-}
-
-function countRuns(...receivers: Instance[]) {
-  const runs = new Map<string, number>();
-  for (const { receiver } of receivers) {
-    receiver.on("message.delivered", async (event) => {
-      await new Promise((resolve) => setImmediate(resolve));
-      runs.set(event.id as string, (runs.get(event.id as string) ?? 0) + 1);
-    });
-  }
-  return runs;
 }
 
 describe("two receiver instances sharing a Redis Cluster", () => {

@@ -94,3 +94,15 @@ export async function inParallel<T>(tasks: readonly (() => Promise<T>)[], limit:
   await Promise.all(Array.from({ length: limit }, worker));
   return results;
 }
+
+/** Counts handler runs per event id across every instance. */
+export function countRuns(...receivers: Instance[]) {
+  const runs = new Map<string, number>();
+  for (const { receiver } of receivers) {
+    receiver.on("message.delivered", async (event) => {
+      await new Promise((resolve) => setImmediate(resolve)); // let the other copies arrive meanwhile
+      runs.set(event.id as string, (runs.get(event.id as string) ?? 0) + 1);
+    });
+  }
+  return runs;
+}

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RedisServer } from "../support/redis-server";
 import {
   connectTo,
+  countRuns,
   deliver,
   deliverUntilAccepted,
   eventBody,
@@ -31,18 +32,6 @@ async function twoInstances(options: { leaseMs?: number } = {}) {
   ] as const;
   instances.push(...pair);
   return pair;
-}
-
-/** Counts handler runs per event id across every instance. */
-function countRuns(...receivers: Instance[]) {
-  const runs = new Map<string, number>();
-  for (const { receiver } of receivers) {
-    receiver.on("message.delivered", async (event) => {
-      await new Promise((resolve) => setImmediate(resolve)); // let the other copies arrive meanwhile
-      runs.set(event.id as string, (runs.get(event.id as string) ?? 0) + 1);
-    });
-  }
-  return runs;
 }
 
 describe("several receiver instances sharing one Redis", () => {

@@ -1,9 +1,10 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { freePort } from "./free-port";
+import { spawnRedisServer } from "./redis-server";
 
 const run = promisify(execFile);
 
@@ -62,21 +63,7 @@ export class RedisCluster {
     const args = ["--port", String(node.port), "--cluster-port", String(node.busPort), "--bind", "127.0.0.1"];
     args.push("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "1000");
     args.push("--dir", node.dir, "--save", "", "--appendonly", "yes", "--appendfsync", "always");
-    const child = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"] });
-    node.process = child;
-    await new Promise<void>((resolve, reject) => {
-      let output = "";
-      child.on("error", (error) =>
-        reject(
-          new Error(`cannot run redis-server (apt-get install redis-server; .ci/run installs it): ${error.message}`),
-        ),
-      );
-      child.on("exit", (code) => reject(new Error(`redis-server exited with ${code}:\n${output}`)));
-      child.stdout?.on("data", (chunk: Buffer) => {
-        output += chunk;
-        if (output.includes("Ready to accept connections")) resolve();
-      });
-    });
+    node.process = await spawnRedisServer(args);
   }
 
   async #info(node: Node, command: string[]): Promise<string> {
