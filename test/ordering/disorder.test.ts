@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { sign } from "@tidings/core";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nodeBinary } from "../runtimes/lib/node-binaries.mjs";
+import { ensureNodeBinaries, nodeBinary } from "../runtimes/lib/node-binaries.mjs";
 import { PostgresServer } from "../support/postgres-server";
 import { type FixtureProcess, startFixture } from "../support/queue-scenarios";
 import { RedisServer } from "../support/redis-server";
@@ -116,6 +116,8 @@ let book: Redis;
 const processes: FixtureProcess[] = [];
 
 beforeAll(async () => {
+  // The pg-boss processes run on Node 24: installed here on a machine that has not fetched it yet.
+  ensureNodeBinaries();
   [storeRedis, bookRedis, postgres] = await Promise.all([
     RedisServer.start(),
     RedisServer.start(),
