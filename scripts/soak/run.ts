@@ -71,13 +71,7 @@ async function soak(engine: EngineName): Promise<SoakRun> {
       });
     }
     const to = n % 10 === 9 ? "+15005550001" : `+1555${String(n).padStart(7, "0")}`;
-    sends.push(
-      fetch(`${emulator.url}/v3/messages`, {
-        method: "POST",
-        headers: { authorization: "Bearer sk_test_soak", "idempotency-key": `soak-${engine}-${n}` },
-        body: new URLSearchParams({ channel: "sms", to, body: `soak ${n}` }),
-      }).then((response) => response.arrayBuffer()),
-    );
+    sends.push(createMessage(emulator.url, `soak-${engine}-${n}`, to, n));
     const due = started + ((n + 1) * 1000) / SETTINGS.messagesPerSecond;
     if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
   }
@@ -110,6 +104,24 @@ async function soak(engine: EngineName): Promise<SoakRun> {
     restarts,
     verdict,
   };
+}
+
+/** POSTs one message as a client library would: a reset connection is retried under the same idempotency key. */
+async function createMessage(url: string, key: string, to: string, n: number): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const response = await fetch(`${url}/v3/messages`, {
+        method: "POST",
+        headers: { authorization: "Bearer sk_test_soak", "idempotency-key": key },
+        body: new URLSearchParams({ channel: "sms", to, body: `soak ${n}` }),
+      });
+      await response.arrayBuffer();
+      if (response.status === 202 || attempt === 5) return;
+    } catch (error) {
+      if (attempt === 5) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+  }
 }
 
 function readEffects(dir: string) {
