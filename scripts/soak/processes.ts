@@ -78,8 +78,12 @@ async function worker(): Promise<void> {
     const event = received as MessageEvent<string, string>;
     write(`ran ${event.id} ${event.data.id} ${event.data.status}`);
   });
+  // A job its store already has as handled ran (or was judged stale) in a run whose worker died before the job
+  // completed: its rerun runs no handlers, and is noted so that the event is not counted lost.
   running.onOutcome((outcome) => {
-    if (outcome.code === "stale") write(`stale ${outcome.delivery?.deliveryKey.replace(/^event:/, "")} -`);
+    if (outcome.code === "stale" || outcome.code === "duplicate") {
+      write(`${outcome.code} ${outcome.delivery?.deliveryKey.replace(/^event:/, "")} -`);
+    }
   });
   console.log(JSON.stringify({ worker: process.pid }));
 }

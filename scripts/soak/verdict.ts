@@ -8,9 +8,12 @@ export interface Acknowledged {
   firstSeenAt: number;
 }
 
-/** One line of a worker's effects log: `ran <event> <message> <status> <pid> <ms>` or `stale <event> - <pid> <ms>`. */
+/**
+ * One line of a worker's effects log: `ran <event> <message> <status> <pid> <ms>`, or `stale <event> - <pid> <ms>` and
+ * `duplicate <event> - <pid> <ms>` for a job that completed without its handlers (judged stale, or already handled).
+ */
 export interface Effect {
-  kind: "ran" | "stale";
+  kind: "ran" | "stale" | "duplicate";
   event: string;
   status: string;
   pid: number;
@@ -27,8 +30,14 @@ export function parseEffects(text: string): Effect[] {
         const [, event, , status, pid, at] = parts;
         return { kind: "ran", event: event as string, status: status as string, pid: Number(pid), at: Number(at) };
       }
-      const [, event, , pid, at] = parts;
-      return { kind: "stale", event: event as string, status: "", pid: Number(pid), at: Number(at) };
+      const [kind, event, , pid, at] = parts;
+      return {
+        kind: kind === "duplicate" ? "duplicate" : "stale",
+        event: event as string,
+        status: "",
+        pid: Number(pid),
+        at: Number(at),
+      };
     });
 }
 
@@ -54,9 +63,12 @@ function percentile(sorted: number[], p: number): number {
 export function judge(acknowledged: Map<string, Acknowledged>, effects: Effect[], kills: Kill[]): Verdict {
   const runs = new Map<string, Effect[]>();
   const stale = new Set<string>();
+  // Completed without their handlers on a rerun: the store had them handled (a run whose effect is logged) or stale.
+  const settled = new Set<string>();
   for (const effect of effects) {
-    if (effect.kind === "stale") stale.add(effect.event);
-    else runs.set(effect.event, [...(runs.get(effect.event) ?? []), effect]);
+    if (effect.kind === "ran") runs.set(effect.event, [...(runs.get(effect.event) ?? []), effect]);
+    else if (effect.kind === "stale") stale.add(effect.event);
+    else settled.add(effect.event);
   }
   const killedAt = new Map(kills.filter((kill) => kill.role === "worker").map((kill) => [kill.pid, kill.at]));
   const doubled: string[] = [];
@@ -69,7 +81,7 @@ export function judge(acknowledged: Map<string, Acknowledged>, effects: Effect[]
       else doubled.push(event);
     }
   }
-  const lost = [...acknowledged.keys()].filter((event) => !runs.has(event) && !stale.has(event));
+  const lost = [...acknowledged.keys()].filter((event) => !runs.has(event) && !stale.has(event) && !settled.has(event));
   const lastStatus = new Map<string, Effect>();
   const finalType = new Map<string, string>();
   for (const [event, { message, type }] of acknowledged) {
