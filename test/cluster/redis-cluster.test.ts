@@ -12,7 +12,7 @@ import {
   type Instance,
   inParallel,
   SECRET,
-  startInstance,
+  startPair,
 } from "../multi-instance/cluster";
 import { describeStoreContract } from "../stores/contract";
 import { RedisCluster } from "../support/redis-cluster";
@@ -56,8 +56,7 @@ describeStoreContract(
 // A claim whose master died before its replica had it is gone; one whose done mark could not be written stays in
 // flight until its lease ends, while the receiver retries the mark for half the lease: 6 s here, well past an election.
 async function twoInstances() {
-  const options = { leaseMs: 6000 };
-  const pair = [await startInstance(() => connect(), options), await startInstance(() => connect(), options)] as const;
+  const pair = await startPair(() => connect(), { leaseMs: 6000 });
   instances.push(...pair);
   return pair;
 }

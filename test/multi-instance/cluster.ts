@@ -21,6 +21,11 @@ export interface Instance {
 export const connectTo = (redis: RedisServer) => () =>
   new Redis({ host: "127.0.0.1", port: redis.port, maxRetriesPerRequest: 2, retryStrategy: () => 100 });
 
+/** Two receiver instances, each with its own connection from `connect()`, sharing the Redis data. */
+export async function startPair(connect: () => Redis | Cluster, options: { leaseMs?: number } = {}) {
+  return [await startInstance(connect, options), await startInstance(connect, options)] as const;
+}
+
 /** One receiver instance: its own Express app, port and Redis connection (`connect()`), sharing the Redis data. */
 export async function startInstance(
   connect: () => Redis | Cluster,

@@ -9,7 +9,7 @@ import {
   type Instance,
   inParallel,
   PREFIX,
-  startInstance,
+  startPair,
 } from "./cluster";
 
 let redis: RedisServer;
@@ -26,10 +26,7 @@ afterAll(async () => {
 });
 
 async function twoInstances(options: { leaseMs?: number } = {}) {
-  const pair = [
-    await startInstance(connectTo(redis), options),
-    await startInstance(connectTo(redis), options),
-  ] as const;
+  const pair = await startPair(connectTo(redis), options);
   instances.push(...pair);
   return pair;
 }
