@@ -1,3 +1,3 @@
 import { packageTests } from "../../config/vitest";
 
-export default packageTests("cli", { testTimeout: 30_000 });
+export default packageTests("cli");

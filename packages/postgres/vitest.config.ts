@@ -1,3 +1,3 @@
 import { packageTests } from "../../config/vitest";
 
-export default packageTests("postgres", { hookTimeout: 30_000, testTimeout: 60_000 });
+export default packageTests("postgres", { testTimeout: 60_000 });
