@@ -33,10 +33,7 @@ export class Cast {
   ) {}
 
   async start(role: Member["role"]): Promise<Member> {
-    const child = spawn(this.node, ["--conditions=@tidings/source", "--import", "tsx", SCRIPT], {
-      env: { ...process.env, ...this.env, ROLE: role },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = this.#spawn(role);
     const member: Member = { role, child };
     let output = "";
     await new Promise<void>((resolve, reject) => {
@@ -64,8 +61,27 @@ export class Cast {
     await this.start(victim.role);
   }
 
+  /** Resolves once the engine's queue has no job left to run (processes.ts, `drain`). */
+  async drained(): Promise<void> {
+    const child = this.#spawn("drain");
+    child.stderr?.pipe(process.stderr);
+    let output = "";
+    child.stdout?.on("data", (chunk) => {
+      output += chunk;
+    });
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    if (code !== 0 || !output.includes('{"drained":true}')) throw new Error(`the drain check exited with ${code}`);
+  }
+
   async stopAll(): Promise<void> {
     await Promise.all(this.members.splice(0).map((member) => stop(member.child, "SIGTERM")));
+  }
+
+  #spawn(role: Member["role"] | "drain"): ChildProcess {
+    return spawn(this.node, ["--conditions=@tidings/source", "--import", "tsx", SCRIPT], {
+      env: { ...process.env, ...this.env, ROLE: role },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   }
 
   /** A balancer on a loopback port that sends each request to the next live receiver. */

@@ -1,10 +1,19 @@
-// The receiver and worker processes of a soak run: each engine's store and queue, built from the env startEngine gives.
+// The processes of a soak run (receivers, workers, and the end-of-run drain check): each engine's store and queue,
+// built from the env startEngine gives.
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
-import { enqueueTo as bullmqEnqueue, createWorker as bullmqWorker } from "@tidings/bullmq";
+import {
+  openQueueAdmin as bullmqAdmin,
+  enqueueTo as bullmqEnqueue,
+  createWorker as bullmqWorker,
+} from "@tidings/bullmq";
 import { createReceiver, type DeliveryStore, type MessageEvent, messageStatusOrder } from "@tidings/core";
 import { webhookMiddleware } from "@tidings/express";
-import { enqueueTo as pgBossEnqueue, createWorker as pgBossWorker } from "@tidings/pg-boss";
+import {
+  openQueueAdmin as pgBossAdmin,
+  enqueueTo as pgBossEnqueue,
+  createWorker as pgBossWorker,
+} from "@tidings/pg-boss";
 import { PostgresStore } from "@tidings/postgres";
 import { RedisStore } from "@tidings/redis";
 import { Queue } from "bullmq";
@@ -13,7 +22,8 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import { PgBoss } from "pg-boss";
 
-const { ENGINE, ROLE, SECRET, QUEUE, EFFECTS_DIR, REDIS_PORT, DATABASE_URL } = process.env as Record<string, string>;
+type Env = "ENGINE" | "ROLE" | "SECRET" | "QUEUE" | "EFFECTS_DIR" | "REDIS_PORT" | "DATABASE_URL";
+const { ENGINE, ROLE, SECRET, QUEUE, EFFECTS_DIR, REDIS_PORT, DATABASE_URL } = process.env as Record<Env, string>;
 const redisOptions = { host: "127.0.0.1", port: Number(REDIS_PORT), maxRetriesPerRequest: null };
 // A worker that dies mid-job leaves its hold on the message for this long before another may take it.
 const LEASE_MS = 5000;
@@ -88,4 +98,23 @@ async function worker(): Promise<void> {
   console.log(JSON.stringify({ worker: process.pid }));
 }
 
-await (ROLE === "receiver" ? receiver() : worker());
+/**
+ * Waits until the queue holds no job to run (none waiting, delayed or active) at two looks a second apart, then
+ * exits: a job deferred behind a dead worker's lease, or retried after a restart, is still to come until then.
+ */
+async function drain(): Promise<void> {
+  const admin =
+    ENGINE === "pg-boss"
+      ? await pgBossAdmin({ postgres: DATABASE_URL, queue: QUEUE })
+      : await bullmqAdmin({ redis: `redis://127.0.0.1:${REDIS_PORT}`, queue: QUEUE });
+  for (let empty = 0; empty < 2; ) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const { waiting, prioritized = 0, delayed, active } = await admin.stats();
+    empty = waiting + prioritized + delayed + active === 0 ? empty + 1 : 0;
+  }
+  await admin.close();
+  console.log(JSON.stringify({ drained: true }));
+}
+
+const roles = { receiver, worker, drain } as Record<string, () => Promise<void>>;
+await roles[ROLE]?.();

@@ -85,9 +85,10 @@ async function soak(engine: EngineName): Promise<SoakRun> {
   clearInterval(killer);
   await faults;
   const settledSeconds = (Date.now() - started) / 1000;
-  // The workers finish what the queue still holds: wait until the effects stop growing.
+  // The workers finish what the queue still holds, then their last effects land.
+  await cast.drained();
   let effects = readEffects(effectsDir);
-  for (let stable = 0; stable < 10; ) {
+  for (let stable = 0; stable < 3; ) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const now = readEffects(effectsDir);
     stable = now.length === effects.length ? stable + 1 : 0;

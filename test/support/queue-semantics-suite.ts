@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
-import { createReceiver, type DeliveryContext, sign } from "@tidings/core";
+import { sign as octokitSign } from "@octokit/webhooks-methods";
+import { createReceiver, type DeliveryContext, type EventMap, sign } from "@tidings/core";
 import type { QueueWorker, WorkerContext } from "@tidings/core/dispatch";
+import { github } from "@tidings/core/schemes";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventBody, QUEUE_SECRET, tidings } from "./queue-scenarios";
 
@@ -155,6 +157,38 @@ export function describeQueueSemantics(engine: EngineSemantics): void {
           verifiedBodySha256: digest("evt_ctx"),
         },
       ]);
+    });
+
+    it("another sender's scheme: a GitHub delivery signed by Octokit reaches the worker's family and action handlers once", async () => {
+      const { queue, worker } = await open();
+      const secret = "github queue secret";
+      const receiver = createReceiver({ scheme: github(), secret, logger: quiet }).onAny(queue.enqueuer());
+      const body = JSON.stringify({ action: "opened", issue: { number: 7 } });
+      const headers = {
+        "x-github-event": "issues",
+        "x-github-delivery": "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+        "x-hub-signature-256": await octokitSign(secret, body),
+      };
+      const deliver = () => receiver.receive({ rawBody: new TextEncoder().encode(body), headers });
+      expect((await deliver()).status).toBe(200);
+      expect((await deliver()).status).toBe(200);
+      const seen: string[] = [];
+      (worker() as unknown as QueueWorker<EventMap>)
+        .on("issues", (event, context) => {
+          seen.push(`issues ${context.type} ${(event as { issue: { number: number } }).issue.number}`);
+        })
+        .on("issues.opened", (_event, context) => {
+          seen.push(`issues.opened ${context.deliveryKey}`);
+        })
+        .on("issues.closed", () => {
+          seen.push("issues.closed");
+        });
+      await expect.poll(() => seen.length, { timeout: 20_000 }).toBe(2);
+      expect(seen).toEqual([
+        "issues issues.opened 7",
+        "issues.opened event:72d3162e-cc78-11e3-81ab-4c9367dc0958",
+      ]);
+      expect(await queue.jobCount()).toBe(1);
     });
 
     it("a handler failing twice then succeeding: runs 1, 2, 3, one success, the job completed", async () => {
