@@ -67,7 +67,9 @@ describe("a BullMQ worker with order", () => {
       await store.completeInOrder("elsewhere", held.token, 60_000, object);
       await until(() => outcomes.some((outcome) => outcome.code === "completed"), "the job to complete");
       expect(ran).toEqual(["msg_1-sent"]);
-      // With attempts: 1, a deferral that counted as a failed attempt would have left the job failed.
+      // With attempts: 1, a deferral that counted as a failed attempt would have left the job failed. The outcome is
+      // reported before BullMQ moves the job to completed: wait for the move.
+      await until(async () => (await queue.getJobCounts("completed")).completed === 1, "the job in completed");
       expect(await queue.getJobCounts("failed", "completed")).toEqual({ failed: 0, completed: 1 });
 
       expect((await receiver.receive(delivery("msg_1", "queued"))).status).toBe(200);
