@@ -100,7 +100,7 @@ report.loadAtEnd = currentLoad();
 const sections = [renderReport(report), ...(order ? [renderOrder(order)] : [])];
 if (schemes) {
   sections.push(
-    `## Schemes: each sender's verify against its floor and its own library (wall time, tinybench)\n\n${schemes}\n`,
+    `## Schemes: each sender's verify against its floor and its own library (instructions per verification, callgrind)\n\n${schemes}\n`,
   );
 }
 const markdown = sections.join("\n");

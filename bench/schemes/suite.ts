@@ -1,66 +1,93 @@
-import { Bench } from "tinybench";
-import { median } from "../lib/stats";
-import { buildSchemeCases } from "./cases";
+/**
+ * Every scheme at 256 B, 4 KiB and 1 MiB: instructions per verification of Tidings, of the scheme's floor and of the
+ * sender's own library, counted by callgrind in one process per size (the three take turns, window by window), so
+ * the ratios hold on a loaded machine where wall time moves by more than the 10 % the target allows.
+ */
+import { CallgrindChild } from "../instructions/callgrind-child";
+import { type Counted, countInTurns } from "../instructions/turns";
+import type { InstructionSettings } from "../lib/options";
+import type { SchemeSide } from "./child";
 
 export const SCHEME_SIZES = [256, 4096, 1024 * 1024] as const;
 
 export interface SchemeRow {
   scheme: string;
   size: number;
-  /** Nanoseconds per verification: Tidings, the floor, the sender's library. */
-  tidingsNs: number;
-  floorNs: number;
-  peer?: { name: string; ns: number };
-  /** Tidings ÷ floor, median over passes (each pass times both back to back). */
+  /** Instructions per verification in the quietest window: Tidings, the floor, the sender's library. */
+  tidings: number;
+  floor: number;
+  peer?: { name: string; instructions: number };
+  /** Tidings ÷ floor. */
   vsFloor: number;
-  /** The sender's library ÷ Tidings: above 1, Tidings is faster. */
+  /** The sender's library ÷ Tidings: above 1, Tidings does less work. */
   peerVsTidings?: number;
 }
 
-async function timeOnce(tasks: Record<string, () => unknown>, timeMs: number): Promise<Map<string, number>> {
-  const bench = new Bench({ time: timeMs, warmupTime: timeMs / 4, iterations: 8, warmupIterations: 2, throws: true });
-  for (const [name, run] of Object.entries(tasks)) bench.add(name, run);
-  await bench.run();
-  return new Map(
-    Object.keys(tasks).map((name) => {
-      const result = bench.getTask(name)?.result;
-      if (result?.state !== "completed") throw new Error(`schemes ${name}: ${result?.state ?? "missing"}`);
-      return [name, result.latency.p50 * 1e6] as const;
-    }),
-  );
+/** Fewer verifications per window as the body grows: a 1 MiB HMAC costs about 4,000 times a 256 B one. */
+export function settingsFor(size: number, quick: boolean): InstructionSettings {
+  if (quick) return { warmupRequests: 5, windows: 1, windowRequests: 2 };
+  if (size > 100_000) return { warmupRequests: 30, windows: 3, windowRequests: 4 };
+  return { warmupRequests: 2_000, windows: 3, windowRequests: 300 };
 }
 
-/** Every scheme at 256 B, 4 KiB and 1 MiB: Tidings ÷ the floor, and the sender's own verifier beside it. */
-export async function runSchemesSuite(options: { quick: boolean; passes?: number }, log: (line: string) => void) {
+interface SchemeCount {
+  schemes: { scheme: string; peer?: string }[];
+  counted: Counted<string>;
+}
+
+/** Counts the sides (`<scheme>|floor`, `|tidings`, `|peer`) of the schemes `only` names (default: all) at one size. */
+export async function countSchemes(
+  size: number,
+  settings: InstructionSettings,
+  { only, functions = false }: { only?: string; functions?: boolean } = {},
+): Promise<SchemeCount> {
+  const child = new CallgrindChild("schemes/child.ts", {}, { functions });
+  try {
+    const prepared = await child.call<{ scheme: string; peer?: string }[]>("prepare", { size });
+    const schemes = prepared.filter(({ scheme }) => only === undefined || scheme === only);
+    if (schemes.length === 0) throw new Error(`no scheme ${only}: ${prepared.map(({ scheme }) => scheme).join(", ")}`);
+    const sides = schemes.flatMap(({ scheme, peer }) =>
+      (["floor", "tidings", ...(peer ? ["peer"] : [])] as SchemeSide[]).map((side) => `${scheme}|${side}`),
+    );
+    const counted = await countInTurns(
+      new Map(sides.map((side) => [side, child])),
+      settings,
+      functions,
+      (side, amount) => {
+        const [scheme, which] = side.split("|");
+        return child.call("run", { scheme, side: which, amount });
+      },
+    );
+    return { schemes, counted };
+  } finally {
+    await child.stop();
+  }
+}
+
+async function countSize(size: number, quick: boolean): Promise<SchemeRow[]> {
+  const { schemes, counted } = await countSchemes(size, settingsFor(size, quick));
+  const least = (scheme: string, side: SchemeSide) =>
+    Math.min(...(counted.windows.get(`${scheme}|${side}`) ?? [Number.NaN]));
+  return schemes.map(({ scheme, peer }) => {
+    const tidings = least(scheme, "tidings");
+    const floor = least(scheme, "floor");
+    const row: SchemeRow = { scheme, size, tidings, floor, vsFloor: tidings / floor };
+    if (peer) {
+      const instructions = least(scheme, "peer");
+      row.peer = { name: peer, instructions };
+      row.peerVsTidings = instructions / tidings;
+    }
+    return row;
+  });
+}
+
+export async function runSchemesSuite(options: { quick: boolean }, log: (line: string) => void) {
   const rows: SchemeRow[] = [];
-  const passes = options.quick ? 1 : (options.passes ?? 7);
-  const sizes = options.quick ? [256] : SCHEME_SIZES;
-  for (const size of sizes) {
-    const timeMs = options.quick ? 20 : size > 100_000 ? 400 : 150;
-    for (const testCase of buildSchemeCases(size)) {
-      const samples: { tidings: number; floor: number; peer: number | undefined }[] = [];
-      for (let pass = 0; pass < passes; pass++) {
-        const tasks: Record<string, () => unknown> = { tidings: testCase.tidings, floor: testCase.floor };
-        if (testCase.peer) tasks.peer = testCase.peer.run;
-        const ns = await timeOnce(tasks, timeMs);
-        samples.push({ tidings: ns.get("tidings") as number, floor: ns.get("floor") as number, peer: ns.get("peer") });
-      }
-      const tidingsNs = median(samples.map((sample) => sample.tidings));
-      const row: SchemeRow = {
-        scheme: testCase.scheme,
-        size,
-        tidingsNs,
-        floorNs: median(samples.map((sample) => sample.floor)),
-        vsFloor: median(samples.map((sample) => sample.tidings / sample.floor)),
-      };
-      if (testCase.peer) {
-        const peerNs = median(samples.map((sample) => sample.peer as number));
-        row.peer = { name: testCase.peer.name, ns: peerNs };
-        row.peerVsTidings = median(samples.map((sample) => (sample.peer as number) / sample.tidings));
-      }
+  for (const size of options.quick ? [256] : SCHEME_SIZES) {
+    for (const row of await countSize(size, options.quick)) {
       rows.push(row);
       log(
-        `schemes ${testCase.scheme} ${size} B: tidings/floor ${row.vsFloor.toFixed(3)}${row.peerVsTidings ? `, ${row.peer?.name}/tidings ${row.peerVsTidings.toFixed(2)}` : ""}`,
+        `schemes ${row.scheme} ${size} B: tidings/floor ${row.vsFloor.toFixed(3)}${row.peerVsTidings ? `, ${row.peer?.name}/tidings ${row.peerVsTidings.toFixed(2)}` : ""}`,
       );
     }
   }
@@ -70,20 +97,22 @@ export async function runSchemesSuite(options: { quick: boolean; passes?: number
 const sizeLabel = (size: number) =>
   size >= 1024 * 1024 ? `${size / 1024 / 1024} MiB` : size >= 1024 ? `${size / 1024} KiB` : `${size} B`;
 
+const count = (instructions: number) =>
+  instructions >= 1e6 ? `${(instructions / 1e6).toFixed(2)} M` : `${(instructions / 1e3).toFixed(1)} k`;
+
 /** The report's table: each scheme and size, with its ratios and whether each target is met. */
 export function renderSchemes({ rows }: { rows: SchemeRow[] }): string {
   const lines = [
     "| scheme | size | Tidings | floor | Tidings ÷ floor (≤ 1.10) | sender's library | library ÷ Tidings (> 1) |",
     "| --- | --- | --- | --- | --- | --- | --- |",
   ];
-  const us = (ns: number) => `${(ns / 1000).toFixed(ns < 10_000 ? 2 : 0)} µs`;
   for (const row of rows) {
     const met = row.vsFloor <= 1.1 ? "" : " ✗";
-    const peer = row.peer ? `${row.peer.name} ${us(row.peer.ns)}` : "none";
+    const peer = row.peer ? `${row.peer.name} ${count(row.peer.instructions)}` : "none";
     const faster =
       row.peerVsTidings === undefined ? "" : `${row.peerVsTidings.toFixed(2)}×${row.peerVsTidings > 1 ? "" : " ✗"}`;
     lines.push(
-      `| ${row.scheme} | ${sizeLabel(row.size)} | ${us(row.tidingsNs)} | ${us(row.floorNs)} | ${row.vsFloor.toFixed(3)}${met} | ${peer} | ${faster} |`,
+      `| ${row.scheme} | ${sizeLabel(row.size)} | ${count(row.tidings)} | ${count(row.floor)} | ${row.vsFloor.toFixed(3)}${met} | ${peer} | ${faster} |`,
     );
   }
   return lines.join("\n");
