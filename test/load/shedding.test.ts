@@ -25,15 +25,19 @@ afterEach(async () => {
 
 async function slowReceiver(env: Record<string, string>) {
   let port = 0;
-  const server = await startServer(process.execPath, ["--expose-gc", "--conditions=@tidings/source", "--import", "tsx", SERVER], {
-    cwd: fileURLToPath(new URL(".", import.meta.url)),
-    env,
-    ready: (output) => {
-      const match = /\{"port":(\d+)\}/.exec(output);
-      if (match) port = Number(match[1]);
-      return match !== null;
+  const server = await startServer(
+    process.execPath,
+    ["--expose-gc", "--conditions=@tidings/source", "--import", "tsx", SERVER],
+    {
+      cwd: fileURLToPath(new URL(".", import.meta.url)),
+      env,
+      ready: (output) => {
+        const match = /\{"port":(\d+)\}/.exec(output);
+        if (match) port = Number(match[1]);
+        return match !== null;
+      },
     },
-  });
+  );
   servers.push(server);
   return { url: `http://127.0.0.1:${port}`, server };
 }
