@@ -184,10 +184,7 @@ export function describeQueueSemantics(engine: EngineSemantics): void {
           seen.push("issues.closed");
         });
       await expect.poll(() => seen.length, { timeout: 20_000 }).toBe(2);
-      expect(seen).toEqual([
-        "issues issues.opened 7",
-        "issues.opened event:72d3162e-cc78-11e3-81ab-4c9367dc0958",
-      ]);
+      expect(seen).toEqual(["issues issues.opened 7", "issues.opened event:72d3162e-cc78-11e3-81ab-4c9367dc0958"]);
       expect(await queue.jobCount()).toBe(1);
     });
 
