@@ -61,6 +61,27 @@ describe("emulator deliveries", () => {
     expect(new Set(target.events.map((event) => event.id)).size).toBe(9);
   });
 
+  it("many messages in flight at once: every one delivered, and no listener-leak warning from Node", async () => {
+    const target = await receiver();
+    // Each event waits before its first attempt, so that all thirty messages wait at once.
+    const { emulator } = await setup(target, { chaos: { delayMs: [100, 200] } });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    try {
+      const ids = await Promise.all(
+        Array.from({ length: 30 }, (_, n) => createMessage(emulator, "sms", `+1555000${String(n).padStart(4, "0")}`)),
+      );
+      await emulator.idle();
+      expect(target.events).toHaveLength(90);
+      for (const id of ids) expect(typesFor(target, id)).toHaveLength(3);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain("MaxListenersExceededWarning");
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
   it("sends a message's next event only after the previous one was answered", async () => {
     // Every answer is held a little: an emulator that did not wait would have two requests open at once.
     let open = 0;

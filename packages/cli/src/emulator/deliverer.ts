@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Channel } from "@tidings/core";
 import { buildEvent, type MessageEventType } from "../events";
@@ -54,6 +55,8 @@ const outcomeOf = (attempt: AttemptRecord) =>
 export function createDeliverer(options: DelivererOptions): Deliverer {
   const { webhookUrl, secret, retry, attemptTimeoutMs, journal, log } = options;
   const stopping = new AbortController();
+  // Every wait and attempt in flight listens to it: past ten messages at once, Node would warn of a leak.
+  setMaxListeners(0, stopping.signal);
   const running = new Set<Promise<void>>();
   const state = { paused: false, chaos: options.chaos, accepted: 0 };
 
