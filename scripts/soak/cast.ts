@@ -1,7 +1,7 @@
 // The soak's processes: receivers and workers started, SIGKILLed and restarted, and a round-robin balancer in front
 // of the receivers, as a load balancer would be (an attempt that reaches a dead one fails, and the sender retries).
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer, request, type Server } from "node:http";
+import { Agent, createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 
@@ -86,6 +86,9 @@ export class Cast {
 
   /** A balancer on a loopback port that sends each request to the next live receiver. */
   async balancer(): Promise<{ url: string; server: Server }> {
+    // At most this many connections to each receiver; more requests wait in the agent, as behind a real balancer,
+    // instead of each holding a socket of its own while receivers are slow (the engine restarting).
+    const agent = new Agent({ keepAlive: true, maxSockets: 64 });
     const server = createServer(async (incoming, outgoing) => {
       const chunks: Buffer[] = [];
       for await (const chunk of incoming) chunks.push(chunk as Buffer);
@@ -99,6 +102,7 @@ export class Cast {
       }
       const upstream = request(
         {
+          agent,
           host: "127.0.0.1",
           port: target.port,
           method: incoming.method,

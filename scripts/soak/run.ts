@@ -28,6 +28,12 @@ const CHAOS = { duplicates: 0.1, reorder: 0.3, delayMs: [0, 50] as const, seed: 
 // Every event of the emulator's test mode: queued, sent, then delivered or failed (a recipient that always fails).
 const EVENTS_PER_MESSAGE = 3;
 const MAX_SENDS_IN_FLIGHT = 32;
+// Events attempted and not yet acknowledged: past this many, no new message is sent until the receivers catch up, as a
+// sender bounds what it has in flight to one endpoint. Without it, a machine slower than the rate piles up attempts
+// (and sockets) without end.
+const MAX_UNACKNOWLEDGED = 600;
+// Retries back off: 250 ms, then 10 % longer each time, for about 12 minutes (a 5 s lease, a restart, many kills).
+const RETRY = { attempts: 60, baseDelayMs: 250, factor: 1.1 };
 
 async function soak(engine: EngineName): Promise<SoakRun> {
   const server = await startEngine(engine);
@@ -52,12 +58,17 @@ async function soak(engine: EngineName): Promise<SoakRun> {
     secret: SECRET,
     log: false,
     chaos: CHAOS,
-    retry: { attempts: 200, baseDelayMs: 250, factor: 1 },
+    retry: RETRY,
   });
   const random = seededRandom(CHAOS.seed);
   const started = Date.now();
   let restarts = 0;
   let faults = Promise.resolve();
+  // Open file descriptors of this process (the emulator's sockets and the balancer's), for a run that runs out.
+  const descriptors = setInterval(
+    () => console.error(`open descriptors: ${readdirSync("/proc/self/fd").length}`),
+    30_000,
+  );
   const killer = setInterval(() => {
     faults = faults.then(() => cast.killOne(random)).catch((error) => console.error(error));
   }, SETTINGS.killEveryMs);
@@ -76,6 +87,9 @@ async function soak(engine: EngineName): Promise<SoakRun> {
     const send = createMessage(emulator.url, `soak-${engine}-${n}`, to, n).finally(() => sends.delete(send));
     sends.add(send);
     if (sends.size >= MAX_SENDS_IN_FLIGHT) await Promise.race(sends);
+    while (firstSeen.size - acknowledged.size > MAX_UNACKNOWLEDGED) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     const due = started + ((n + 1) * 1000) / SETTINGS.messagesPerSecond;
     if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
   }
@@ -83,6 +97,7 @@ async function soak(engine: EngineName): Promise<SoakRun> {
   const sendSeconds = (Date.now() - started) / 1000;
   await emulator.idle();
   clearInterval(killer);
+  clearInterval(descriptors);
   await faults;
   const settledSeconds = (Date.now() - started) / 1000;
   // The workers finish what the queue still holds, then their last effects land.
@@ -141,7 +156,13 @@ for (const engine of engines) {
   console.log(JSON.stringify({ ...run, verdict: { ...run.verdict, lost: run.verdict.lost.length } }));
   runs.push(run);
 }
-const report = renderReport(runs, { quick, ...SETTINGS, chaos: CHAOS });
+const report = renderReport(runs, {
+  quick,
+  ...SETTINGS,
+  maxUnacknowledged: MAX_UNACKNOWLEDGED,
+  retry: RETRY,
+  chaos: CHAOS,
+});
 if (out) writeFileSync(out, report);
 else console.log(report);
 const failed = runs.some(
