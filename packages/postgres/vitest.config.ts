@@ -1,3 +1,5 @@
 import { packageTests } from "../../config/vitest";
 
-export default packageTests("postgres", { testTimeout: 60_000 });
+// PGlite starts a PostgreSQL compiled to WebAssembly (initdb included) for each database: tens of seconds apiece
+// when CI runs every package's tests at once.
+export default packageTests("postgres", { testTimeout: 180_000, hookTimeout: 180_000 });
