@@ -31,7 +31,7 @@ const MAX_SENDS_IN_FLIGHT = 32;
 // Events attempted and not yet acknowledged: past this many, no new message is sent until the receivers catch up, as a
 // sender bounds what it has in flight to one endpoint. Without it, a machine slower than the rate piles up attempts
 // (and sockets) without end.
-const MAX_UNACKNOWLEDGED = 600;
+const MAX_UNACKNOWLEDGED = 200;
 // Retries back off: 250 ms, then 10 % longer each time, for about 12 minutes (a 5 s lease, a restart, many kills).
 const RETRY = { attempts: 60, baseDelayMs: 250, factor: 1.1 };
 
