@@ -13,8 +13,9 @@ interface Section {
   lines: string[];
 }
 
+/** `## 2.` for a numbered section, else the heading up to its colon: `## Schemes` for `## Schemes: each sender's…`. */
 function sectionKey(heading: string): string {
-  return /^## \d+\./.exec(heading)?.[0] ?? heading;
+  return /^## (?:\d+\.|[^:]+)/.exec(heading)?.[0] ?? heading;
 }
 
 function sections(markdown: string): Section[] {

@@ -351,7 +351,7 @@ function machineSection(report: RunReport): string {
     "npm run bench            # at the root: turbo run build, then the line below",
     "npm run bench --workspace @tidings/bench --   # = cd bench && node --import tsx/esm run.ts",
     "npm run bench -- --quick # CI smoke test: every benchmark once, tiny durations, fails only if one throws",
-    "# options: --only=verify,http,memory,instructions,hostile,queue  --frameworks=express,fastify,...  --engines=bullmq,pg-boss  --rounds=N  --out=FILE",
+    "# options: --only=verify,http,memory,instructions,hostile,queue,schemes  --frameworks=express,fastify,...  --engines=bullmq,pg-boss  --rounds=N  --out=FILE",
     "# a run of some suites (--only) into an existing report replaces only their sections and target rows",
     "```",
     "",
@@ -360,14 +360,14 @@ function machineSection(report: RunReport): string {
 }
 
 /** Each suite's own section, by its key in report-merge.ts: what a run of some suites replaces in a full report. */
-export const SECTION_KEYS: Record<SuiteName, string> = {
-  verify: "## 1.",
-  http: "## 2.",
-  memory: "## 3.",
-  instructions: "## 4.",
-  queue: "## 5.",
-  hostile: "## Hostile unsigned requests",
-  schemes: "## Schemes",
+export const SECTION_KEYS: Record<SuiteName, readonly string[]> = {
+  verify: ["## 1."],
+  http: ["## 2."],
+  memory: ["## 3."],
+  instructions: ["## 4.", "## Order"],
+  queue: ["## 5."],
+  hostile: ["## Hostile unsigned requests"],
+  schemes: ["## Schemes"],
 };
 
 /** The machine table's row for a run of some suites folded into a full report. */

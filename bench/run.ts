@@ -108,7 +108,7 @@ if (options.out) {
   // A run of some suites into an existing report replaces only their sections and target rows.
   const partial = options.suites.size < SUITES.length && existsSync(options.out);
   const names = [...options.suites];
-  const suites = { names, keys: names.map((suite) => SECTION_KEYS[suite]) };
+  const suites = { names, keys: names.flatMap((suite) => SECTION_KEYS[suite]) };
   const merged = partial && mergeReport(readFileSync(options.out, "utf8"), markdown, suites, separateRunRow(report));
   writeFileSync(options.out, merged || markdown);
   log(`wrote ${relative(process.cwd(), options.out)}`);

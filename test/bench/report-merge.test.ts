@@ -63,6 +63,18 @@ describe("mergeReport", () => {
     expect(merge(failing)).toMatch(/## Errors\n\n- queue bullmq: Redis refused\n- http koa: refused\n/);
   });
 
+  it("adds a section named with a colon that the report lacks, and replaces it on the next run", () => {
+    const schemesRun = (figures: string) =>
+      report([], [], [], `## Schemes: each sender's verify against its floor\n\n${figures}\n`);
+    const suites = { names: ["schemes"], keys: ["## Schemes"] };
+    const added = mergeReport(full, schemesRun("first figures"), suites, "| schemes | today |");
+    expect(added).toContain("## Schemes: each sender's verify against its floor\n\nfirst figures");
+    const replaced = mergeReport(added, schemesRun("second figures"), suites, "| schemes | later |");
+    expect(replaced).toContain("second figures");
+    expect(replaced).not.toContain("first figures");
+    expect(replaced).toContain("instruction figures");
+  });
+
   it("replaces only the sections of the suites it ran, and records the run in the machine table", () => {
     const merged = merge(httpRun);
     expect(merged).toContain("new http figures");
