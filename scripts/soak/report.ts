@@ -18,7 +18,7 @@ interface Settings {
   quick: boolean;
   messagesPerSecond: number;
   killEveryMs: number;
-  maxUnacknowledged: number;
+  maxMessagesInProgress: number;
   retry: { attempts: number; baseDelayMs: number; factor: number };
   chaos: { duplicates: number; reorder: number; delayMs: readonly [number, number]; seed: number };
 }
@@ -52,8 +52,8 @@ seed ${chaos.seed}) through a round-robin balancer to 3 receiver processes that 
 worker processes run the handlers with \`order: messageStatusOrder\`. Every ${settings.killEveryMs / 1000} s a random
 receiver or worker is SIGKILLed and another started; the engine's server restarts once, halfway. The sender retries
 an event up to ${settings.retry.attempts} times, ${settings.retry.baseDelayMs} ms apart at first and ${Math.round((settings.retry.factor - 1) * 100)} % longer each
-time, and sends no new message while ${settings.maxUnacknowledged} events are attempted and not yet acknowledged (the rate falls
-when the receivers cannot keep up).
+time, and sends no new message while ${settings.maxMessagesInProgress} messages have events not yet acknowledged (the rate falls when
+the receivers cannot keep up).
 
 | engine | events sent | acknowledged (2xx) | rate | settled after | kills | engine restarts | lost | doubled | reruns after a kill | stale | wrong final status | send → handler p50 / p99 (ms) |
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
