@@ -64,7 +64,11 @@ describe("PostgresStore setup", () => {
       const ordered = await store.claimInOrder("event:o", 60_000, { object: "msg_9", position: 1 }, 1);
       if (ordered.state !== "claimed") throw new Error(ordered.state);
       await store.completeInOrder("event:o", ordered.token, 1, { object: "msg_9", position: 1 });
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // The TTLs run on the database's clock: wait until it is past the last of them.
+      const { rows } = await db.query<{ after: string }>("select (now() + interval '1 millisecond')::text as after");
+      const past = async () =>
+        (await db.query<{ past: boolean }>("select now() > $1::timestamptz as past", [rows[0]?.after])).rows[0]?.past;
+      while (!(await past())) await new Promise((resolve) => setImmediate(resolve));
       expect(await store.purge()).toBe(3); // event:short, event:o and msg_9's position
       expect(await store.claim("event:live", 60_000)).toEqual({ state: "in-flight" });
     } finally {
