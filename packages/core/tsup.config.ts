@@ -5,14 +5,19 @@ export default [
   // WebhookVerificationError class (instanceof holds across them) instead of each bundling a copy. The declarations
   // of all five entries come from this build: two builds writing declarations into one folder race.
   packageBuild({
-    entry: { index: "src/index.ts", adapter: "src/adapter.ts", node: "src/node.ts", schemes: "src/schemes/index.ts" },
+    entry: {
+      index: "src/entries/index.ts",
+      adapter: "src/entries/adapter.ts",
+      node: "src/entries/node.ts",
+      schemes: "src/entries/schemes.ts",
+    },
     dts: {
       entry: {
-        index: "src/index.ts",
-        adapter: "src/adapter.ts",
-        node: "src/node.ts",
-        dispatch: "src/dispatch.ts",
-        schemes: "src/schemes/index.ts",
+        index: "src/entries/index.ts",
+        adapter: "src/entries/adapter.ts",
+        node: "src/entries/node.ts",
+        dispatch: "src/entries/dispatch.ts",
+        schemes: "src/entries/schemes.ts",
       },
     },
     platform: "neutral",
@@ -20,5 +25,5 @@ export default [
     clean: ["!dispatch.js", "!dispatch.cjs", "!dispatch.js.map", "!dispatch.cjs.map"],
   }),
   // Queue packages' entry, built on its own: sharing the chunks above would grow the main entry's bundle.
-  packageBuild({ entry: ["src/dispatch.ts"], dts: false, platform: "neutral", clean: false }),
+  packageBuild({ entry: ["src/entries/dispatch.ts"], dts: false, platform: "neutral", clean: false }),
 ];

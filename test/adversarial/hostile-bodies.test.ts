@@ -1,6 +1,6 @@
 import { createReceiver, type DeliveryContext } from "@tidings/core";
 import { describe, expect, it } from "vitest";
-import { MAX_SIGNATURE_HEADER_PAIRS } from "../../packages/core/src/constants";
+import { MAX_SIGNATURE_HEADER_PAIRS } from "../../packages/core/src/verification/constants";
 import { delivery, ENCODERS, eventBody, SECRET } from "../conformance/deliveries";
 import type { AnyReceiver, RunningApp, WireResponse } from "../conformance/target";
 import { ALL_TARGETS } from "../conformance/targets";

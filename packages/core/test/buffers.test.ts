@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { verify } from "../src";
 import { constantTimeEqual } from "../src/crypto/constant-time";
 import { matchWithWebCrypto } from "../src/crypto/web-crypto";
-import { parseVerifyArguments } from "../src/verification";
-import { matchSignature } from "../src/verify-async";
+import { verify } from "../src/entries";
+import { parseVerifyArguments } from "../src/verification/signed-delivery";
+import { matchSignature } from "../src/verification/verify-async";
 import { BODY, clock, header, SECRET } from "./fixtures";
 
 describe("payloads that are views into a larger buffer", () => {

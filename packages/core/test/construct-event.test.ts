@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { constructEvent, constructEventAsync, sign } from "../src";
+import { constructEvent, constructEventAsync, sign } from "../src/entries";
 import { BODY, clock, header, NOW_SECONDS, SECRET } from "./fixtures";
 
 describe("constructEvent", () => {

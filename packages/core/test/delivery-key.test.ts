@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createReceiver } from "../src";
+import { createReceiver } from "../src/entries";
 import { encodeLabel, endpointKey } from "../src/receiver/delivery-key";
 import { bodyOf, event, SECRET, signed } from "./receiver-fixtures";
 

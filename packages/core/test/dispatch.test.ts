@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { createReceiver, type DeliveryContext, type MessageEvents, sign } from "../src";
-import { Dispatcher, QueueWorker, type WorkerContext, type WorkerErrorInfo } from "../src/dispatch";
+import { createReceiver, type DeliveryContext, type MessageEvents, sign } from "../src/entries";
+import { Dispatcher, QueueWorker, type WorkerContext, type WorkerErrorInfo } from "../src/entries/dispatch";
 
 const context = (type: string) => ({ type, deliveryKey: `event:${type}`, timestamp: 1, secretIndex: 0 });
 

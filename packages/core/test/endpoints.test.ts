@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createReceiver, type DeliveryContext, type ReceiveErrorInfo, type SecretRequest, sign } from "../src";
+import { createReceiver, type DeliveryContext, type ReceiveErrorInfo, type SecretRequest, sign } from "../src/entries";
 import { bodyOf, event, quietLogger, SECRET, signed } from "./receiver-fixtures";
 
 const SECRETS: Record<string, string[]> = { acct_a: ["whsec_a_new", "whsec_a_old"], acct_b: ["whsec_b"] };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { constructEvent, sign, verify, type WebhookErrorCode, WebhookVerificationError } from "../src";
-import { readRequestBody } from "../src/adapter";
+import { constructEvent, sign, verify, type WebhookErrorCode, WebhookVerificationError } from "../src/entries";
+import { readRequestBody } from "../src/entries/adapter";
 import { STATUS_BY_CODE } from "../src/errors";
 
 const SECRET = "whsec_codes";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createReceiver, type DeliveryContext, sign } from "../src";
+import { createReceiver, type DeliveryContext, sign } from "../src/entries";
 import { numberSource } from "../src/receiver/number-source";
 
 const SECRET = "whsec_ids";

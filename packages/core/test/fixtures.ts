@@ -1,4 +1,4 @@
-import { sign } from "../src";
+import { sign } from "../src/entries";
 
 export const SECRET = "whsec_core_test";
 export const NOW_SECONDS = 1_700_000_000;

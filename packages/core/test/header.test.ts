@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseSignatureHeader, WebhookVerificationError } from "../src";
+import { parseSignatureHeader, WebhookVerificationError } from "../src/entries";
 
 const SIG_A = "a".repeat(64);
 const SIG_B = "0123456789abcdef".repeat(4);

@@ -3,8 +3,8 @@ import { Writable } from "node:stream";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import winston from "winston";
-import { createReceiver, type Logger } from "../src";
-import { bodyAlreadyConsumed } from "../src/adapter";
+import { createReceiver, type Logger } from "../src/entries";
+import { bodyAlreadyConsumed } from "../src/entries/adapter";
 import { event, signed } from "./receiver-fixtures";
 
 /** Lines a real logger wrote to its stream. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MemoryStore, MemoryStoreFullError, type MemoryStoreOptions } from "../src";
+import { MemoryStore, MemoryStoreFullError, type MemoryStoreOptions } from "../src/entries";
 
 function clockedStore(options: MemoryStoreOptions = {}) {
   const clock = { ms: 1_000_000 };

@@ -1,8 +1,8 @@
 import { createServer } from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import { describe, expect, it } from "vitest";
-import { readRequestBody } from "../src/adapter";
 import { isNodeFramedRequest } from "../src/body/node-framed-request";
+import { readRequestBody } from "../src/entries/adapter";
 import { post, whileListening } from "./node-server";
 
 const FIX = "Read nothing before the webhook.";

@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { createReceiver, sign } from "../src";
-import { handleNodeRequest, readNodeBody } from "../src/node";
+import { createReceiver, sign } from "../src/entries";
+import { handleNodeRequest, readNodeBody } from "../src/entries/node";
 import { post, withServer } from "./node-server";
 import { event, SECRET } from "./receiver-fixtures";
 

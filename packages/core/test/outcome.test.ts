@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createReceiver, type DeliveryOutcome, type DeliveryStore } from "../src";
-import { type JobOutcome, QueueWorker, toQueuedDelivery } from "../src/dispatch";
+import { createReceiver, type DeliveryOutcome, type DeliveryStore } from "../src/entries";
+import { type JobOutcome, QueueWorker, toQueuedDelivery } from "../src/entries/dispatch";
 import { event, quietLogger, SECRET, signed } from "./receiver-fixtures";
 
 const target = { path: "/webhooks", route: "/webhooks", params: {} };

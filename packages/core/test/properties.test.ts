@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { safeVerify, sign, verify, verifyAsync, WebhookVerificationError } from "../src";
 import { matchWithWebCrypto } from "../src/crypto/web-crypto";
-import { parseVerifyArguments } from "../src/verification";
-import { matchSignature } from "../src/verify-async";
+import { safeVerify, sign, verify, verifyAsync, WebhookVerificationError } from "../src/entries";
+import { parseVerifyArguments } from "../src/verification/signed-delivery";
+import { matchSignature } from "../src/verification/verify-async";
 
 const secret = fc.string({ minLength: 1, maxLength: 64 });
 const body = fc.uint8Array({ maxLength: 2048 });

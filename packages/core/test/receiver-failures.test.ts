@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createReceiver, MemoryStore, sign } from "../src";
-import { bodyAlreadyConsumed } from "../src/adapter";
+import { createReceiver, MemoryStore, sign } from "../src/entries";
+import { bodyAlreadyConsumed } from "../src/entries/adapter";
 import { bodyOf, event, quietLogger, SECRET, signed } from "./receiver-fixtures";
 
 const throwingLogger = {

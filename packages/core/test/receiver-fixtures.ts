@@ -1,4 +1,4 @@
-import { sign } from "../src";
+import { sign } from "../src/entries";
 
 export const SECRET = "whsec_receiver";
 export const quietLogger = { error() {} };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type ClaimResult, createReceiver, type DeliveryStore, MemoryStore, sign } from "../src";
+import { type ClaimResult, createReceiver, type DeliveryStore, MemoryStore, sign } from "../src/entries";
 import { bodyOf, event, quietLogger, SECRET, signed } from "./receiver-fixtures";
 
 describe("createReceiver setup", () => {
@@ -319,7 +319,7 @@ describe("Receiver.handle", () => {
 
   it("logs a consumed-body misconfiguration once, however many deliveries hit it", async () => {
     const logged: unknown[] = [];
-    const { bodyAlreadyConsumed } = await import("../src/adapter");
+    const { bodyAlreadyConsumed } = await import("../src/entries/adapter");
     const receiver = createReceiver({ secret: SECRET, logger: { error: (message) => logged.push(message) } });
     const consumed = {
       method: "POST",

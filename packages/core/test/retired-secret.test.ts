@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createReceiver, type DeliveryOutcome, type ReceiveErrorInfo, sign } from "../src";
+import { createReceiver, type DeliveryOutcome, type ReceiveErrorInfo, sign } from "../src/entries";
 import { event } from "./receiver-fixtures";
 
 const T = 1_900_000_000_000;

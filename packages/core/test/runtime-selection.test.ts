@@ -12,7 +12,7 @@ describe("crypto path selection", () => {
 
   it("uses node:crypto where the runtime provides it", async () => {
     vi.resetModules();
-    const { pickMatcher } = await import("../src/verify-async");
+    const { pickMatcher } = await import("../src/verification/verify-async");
     const { matchWithWebCrypto } = await import("../src/crypto/web-crypto");
     expect(pickMatcher()).not.toBe(matchWithWebCrypto);
   });
@@ -21,9 +21,9 @@ describe("crypto path selection", () => {
     const signed = header();
     proc.getBuiltinModule = undefined;
     vi.resetModules();
-    const { pickMatcher, verifyAsync } = await import("../src/verify-async");
+    const { pickMatcher, verifyAsync } = await import("../src/verification/verify-async");
     const { matchWithWebCrypto } = await import("../src/crypto/web-crypto");
-    const { verify } = await import("../src/verify");
+    const { verify } = await import("../src/verification/verify");
     expect(pickMatcher()).toBe(matchWithWebCrypto);
     await expect(verifyAsync(BODY, signed, SECRET, clock)).resolves.toEqual({ timestamp: NOW_SECONDS, secretIndex: 0 });
     expect(() => verify(BODY, signed, SECRET, clock)).toThrow(/use verifyAsync\(\)/);
@@ -35,7 +35,7 @@ describe("crypto path selection", () => {
       throw new Error("A Node.js API is used (process.getBuiltinModule) which is not supported in the Edge Runtime.");
     };
     vi.resetModules();
-    const { pickMatcher, verifyAsync } = await import("../src/verify-async");
+    const { pickMatcher, verifyAsync } = await import("../src/verification/verify-async");
     const { matchWithWebCrypto } = await import("../src/crypto/web-crypto");
     expect(pickMatcher()).toBe(matchWithWebCrypto);
     await expect(verifyAsync(BODY, signed, SECRET, clock)).resolves.toEqual({ timestamp: NOW_SECONDS, secretIndex: 0 });

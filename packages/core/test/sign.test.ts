@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sign } from "../src";
+import { sign } from "../src/entries";
 
 describe("sign", () => {
   it("returns t and a 64-hex v1, with the current time by default", () => {

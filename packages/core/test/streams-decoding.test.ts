@@ -1,6 +1,6 @@
 import { deflateSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { WebhookVerificationError } from "../src";
+import type { WebhookVerificationError } from "../src/entries";
 
 // Where node:zlib is missing (edge runtimes, Workers), decoding falls back to DecompressionStream.
 describe("Content-Encoding without node:zlib", () => {

@@ -1,6 +1,12 @@
 import { describe, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import { type Channel, createReceiver, type DeliveryContext, type DeliveryEvent, type MessageEvents } from "../src";
+import {
+  type Channel,
+  createReceiver,
+  type DeliveryContext,
+  type DeliveryEvent,
+  type MessageEvents,
+} from "../src/entries";
 
 // These assertions are checked by `tsc --noEmit` (npm run typecheck); the @ts-expect-error lines fail the
 // type check if the error they expect goes away. At run time the bodies only register handlers.

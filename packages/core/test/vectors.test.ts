@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { sign, verify, verifyAsync } from "../src";
 import { matchWithWebCrypto } from "../src/crypto/web-crypto";
-import { parseVerifyArguments } from "../src/verification";
-import { matchSignature } from "../src/verify-async";
+import { sign, verify, verifyAsync } from "../src/entries";
+import { parseVerifyArguments } from "../src/verification/signed-delivery";
+import { matchSignature } from "../src/verification/verify-async";
 
 interface Vector {
   name: string;

@@ -7,7 +7,7 @@ import {
   verify,
   verifyAsync,
   WebhookVerificationError,
-} from "../src";
+} from "../src/entries";
 import { BODY, clock, header, NOW_SECONDS, SECRET, v1Of } from "./fixtures";
 
 function codeOf(run: () => unknown): string {

@@ -1,7 +1,7 @@
 import { deflateSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { WebhookVerificationError } from "../src";
-import { readRequestBody } from "../src/adapter";
+import type { WebhookVerificationError } from "../src/entries";
+import { readRequestBody } from "../src/entries/adapter";
 
 const FIX = "Read nothing before the webhook.";
 const bytes = (text: string) => new TextEncoder().encode(text);

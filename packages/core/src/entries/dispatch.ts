@@ -14,18 +14,18 @@ export {
   reasonOf,
   unknownQueue,
   withoutCredentials,
-} from "./queue/admin";
-export { type BatchJob, createEnqueuer, type Enqueuer, type EnqueuerSettings } from "./queue/enqueuer";
-export { BATCH_DEFAULTS, type BatchOptions } from "./queue/group-commit";
-export { fromJobText, isWellFormedText, LONE_SURROGATE, readableJobText, toJobText } from "./queue/job-text";
-export type { EnqueueHook, EnqueueInfo, EnqueueTrace, JobTraceContext } from "./queue/job-trace";
+} from "../queue/admin";
+export { type BatchJob, createEnqueuer, type Enqueuer, type EnqueuerSettings } from "../queue/enqueuer";
+export { BATCH_DEFAULTS, type BatchOptions } from "../queue/group-commit";
+export { fromJobText, isWellFormedText, LONE_SURROGATE, readableJobText, toJobText } from "../queue/job-text";
+export type { EnqueueHook, EnqueueInfo, EnqueueTrace, JobTraceContext } from "../queue/job-trace";
 export {
   type JobOutcome,
   type QueueIdentity,
   QueueWorker,
   type QueueWorkerOptions,
   type WorkerErrorInfo,
-} from "./queue/queue-worker";
+} from "../queue/queue-worker";
 export {
   type JobRun,
   type QueuedDelivery,
@@ -34,8 +34,8 @@ export {
   toQueuedDelivery,
   toWorkerContext,
   type WorkerContext,
-} from "./queue/queued-delivery";
-export { within } from "./queue/within";
-export { Dispatcher, type ErrorListener } from "./receiver/dispatch";
-export type { Logger } from "./receiver/logger";
-export type { HandlerRun, OutcomeListener } from "./receiver/outcome";
+} from "../queue/queued-delivery";
+export { within } from "../queue/within";
+export { Dispatcher, type ErrorListener } from "../receiver/dispatcher";
+export type { Logger } from "../receiver/logger";
+export type { HandlerRun, OutcomeListener } from "../receiver/outcome";

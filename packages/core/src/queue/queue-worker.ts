@@ -1,7 +1,7 @@
 import type { DeliveryEvent } from "../event";
 import { positiveInteger } from "../positive-integer";
 import { encodeLabel, endpointKey } from "../receiver/delivery-key";
-import { Dispatcher, type ErrorListener, notifyListeners } from "../receiver/dispatch";
+import { Dispatcher, type ErrorListener, notifyListeners } from "../receiver/dispatcher";
 import type { EventMap, MessageEvents } from "../receiver/events";
 import type { AnyEvent, Handler } from "../receiver/handlers";
 import { errorFacts, type Logger, type SafeLogger, safeLogger } from "../receiver/logger";

@@ -7,7 +7,7 @@ import type { Scheme } from "../schemes/scheme";
 import { SERVICE_SIGNATURE } from "../schemes/service-signature";
 import { type DeliveryStore, requireOrderedStore } from "../store/delivery-store";
 import { MemoryStore } from "../store/memory-store";
-import { resolveTolerance, type VerifyOptions } from "../tolerance";
+import { resolveTolerance, type VerifyOptions } from "../verification/tolerance";
 import type { EventMap } from "./events";
 import { type Logger, safeLogger } from "./logger";
 import { type EventOrder, orderWaitMs } from "./order";

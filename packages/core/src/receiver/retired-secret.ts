@@ -1,7 +1,7 @@
 import type { ActiveSecrets } from "../endpoint/secret-set";
-import type { VerifyOptions } from "../tolerance";
-import type { SignedDelivery } from "../verification";
-import { matchSignature } from "../verify-async";
+import type { SignedDelivery } from "../verification/signed-delivery";
+import type { VerifyOptions } from "../verification/tolerance";
+import { matchSignature } from "../verification/verify-async";
 
 /**
  * Asked only once no active secret matched: which secret past its `notAfter` signed this delivery inside the time

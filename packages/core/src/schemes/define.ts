@@ -1,10 +1,10 @@
 import type { HeaderSource } from "../http/headers";
-import { requirePayloadBytes } from "../payload";
-import { normalizeSecrets, type Secret } from "../secrets";
-import { resolveTolerance, type VerifyOptions } from "../tolerance";
-import { type SignedDelivery, toVerifyResult } from "../verification";
-import { matchSignatureSync } from "../verify";
-import { matchSignature } from "../verify-async";
+import { requirePayloadBytes } from "../verification/payload";
+import { normalizeSecrets, type Secret } from "../verification/secrets";
+import { type SignedDelivery, toVerifyResult } from "../verification/signed-delivery";
+import { resolveTolerance, type VerifyOptions } from "../verification/tolerance";
+import { matchSignatureSync } from "../verification/verify";
+import { matchSignature } from "../verification/verify-async";
 import type { Scheme } from "./scheme";
 
 /** A scheme's parts; `defineScheme` adds the standalone `verify` and `verifyAsync`, which share the Receiver's chain. */

@@ -1,6 +1,6 @@
-import { MAX_SIGNATURE_HEADER_LENGTH } from "../constants";
 import { WebhookVerificationError } from "../errors";
 import { type HeaderSource, headerValue } from "../http/headers";
+import { MAX_SIGNATURE_HEADER_LENGTH } from "../verification/constants";
 
 export const TIMESTAMP = /^[0-9]{1,15}$/;
 export const HEX_SHA256 = /^[0-9a-f]{64}$/;

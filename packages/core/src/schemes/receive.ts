@@ -1,5 +1,5 @@
 import type { HeaderSource } from "../http/headers";
-import type { SignedDelivery } from "../verification";
+import type { SignedDelivery } from "../verification/signed-delivery";
 import type { Scheme } from "./scheme";
 
 /** A delivery as read by the scheme whose headers it carries. */

@@ -1,11 +1,11 @@
 import type { DeliveryEvent } from "../event";
 import type { HeaderSource } from "../http/headers";
 import type { ReceiveResult } from "../http/result";
-import type { RawPayload } from "../payload";
 import type { EventMap } from "../receiver/events";
-import type { Secret } from "../secrets";
-import type { VerifyOptions } from "../tolerance";
-import type { SignedDelivery, VerifyResult } from "../verification";
+import type { RawPayload } from "../verification/payload";
+import type { Secret } from "../verification/secrets";
+import type { SignedDelivery, VerifyResult } from "../verification/signed-delivery";
+import type { VerifyOptions } from "../verification/tolerance";
 
 /** What a scheme's `sign` may be told: the time to sign (Unix seconds, default now) and the delivery id, where it signs one. */
 export interface SchemeSignOptions {

@@ -1,10 +1,10 @@
-import { SIGNATURE_HEADER } from "../constants";
 import { headerValue } from "../http/headers";
 import type { MessageEvents } from "../receiver/events";
-import { sign } from "../sign";
-import { parseSignedDelivery } from "../verification";
-import { verify } from "../verify";
-import { verifyAsync } from "../verify-async";
+import { SIGNATURE_HEADER } from "../verification/constants";
+import { sign } from "../verification/sign";
+import { parseSignedDelivery } from "../verification/signed-delivery";
+import { verify } from "../verification/verify";
+import { verifyAsync } from "../verification/verify-async";
 import { payloadId, payloadType } from "./payload-fields";
 import type { Scheme } from "./scheme";
 

@@ -1,6 +1,6 @@
 import { hmacWithNodeCrypto, requireNodeCrypto } from "../crypto/node-crypto";
 import type { SecretFormat } from "../crypto/signed-content";
-import { payloadBytes, type RawPayload } from "../payload";
+import { payloadBytes, type RawPayload } from "../verification/payload";
 
 /** The payload's bytes for `sign`; TypeError for anything else, and for an empty secret. */
 export function signingBytes(payload: RawPayload, secret: string): Uint8Array {

@@ -1,6 +1,6 @@
 import { WebhookVerificationError } from "../errors";
-import { parseHeaderDetailed } from "../header";
 import type { EventMap } from "../receiver/events";
+import { parseHeaderDetailed } from "../verification/signature-header";
 import { defineScheme } from "./define";
 import { requiredHeader } from "./headers";
 import { payloadId, payloadType } from "./payload-fields";

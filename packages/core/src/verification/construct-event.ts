@@ -1,8 +1,8 @@
-import { type DeliveryEvent, parseEvent } from "./event";
-import type { SignatureHeaderInput } from "./header";
+import { type DeliveryEvent, parseEvent } from "../event";
 import type { Secret } from "./secrets";
+import type { SignatureHeaderInput } from "./signature-header";
+import { parseVerifyArguments } from "./signed-delivery";
 import type { VerifyOptions } from "./tolerance";
-import { parseVerifyArguments } from "./verification";
 import { matchSignatureSync } from "./verify";
 import { matchSignature } from "./verify-async";
 

@@ -1,4 +1,4 @@
-import { WebhookVerificationError } from "./errors";
+import { WebhookVerificationError } from "../errors";
 
 /** What a caller may hand us as the body: the exact bytes received, or text that encodes to them in UTF-8. */
 export type RawPayload = string | Uint8Array | ArrayBuffer;

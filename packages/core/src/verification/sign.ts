@@ -1,4 +1,4 @@
-import { hmacWithNodeCrypto, requireNodeCrypto } from "./crypto/node-crypto";
+import { hmacWithNodeCrypto, requireNodeCrypto } from "../crypto/node-crypto";
 import { payloadBytes, type RawPayload } from "./payload";
 
 export interface SignOptions {

@@ -1,5 +1,5 @@
+import { WebhookVerificationError } from "../errors";
 import { MAX_SIGNATURE_HEADER_LENGTH, MAX_SIGNATURE_HEADER_PAIRS } from "./constants";
-import { WebhookVerificationError } from "./errors";
 
 export interface SignatureHeader {
   /** The `t` pair as Unix seconds. */

@@ -1,8 +1,8 @@
-import type { SignatureMatch, SignedContent } from "./crypto/signed-content";
-import { WebhookVerificationError } from "./errors";
-import { parseHeaderDetailed, type SignatureHeaderInput } from "./header";
+import type { SignatureMatch, SignedContent } from "../crypto/signed-content";
+import { WebhookVerificationError } from "../errors";
 import { requirePayloadBytes } from "./payload";
 import { normalizeSecrets, type Secret } from "./secrets";
+import { parseHeaderDetailed, type SignatureHeaderInput } from "./signature-header";
 import { assertWithinTolerance, currentSeconds, resolveTolerance, type VerifyOptions } from "./tolerance";
 
 export interface VerifyResult {

@@ -1,5 +1,5 @@
+import { WebhookVerificationError } from "../errors";
 import { DEFAULT_TOLERANCE_SECONDS } from "./constants";
-import { WebhookVerificationError } from "./errors";
 
 export interface VerifyOptions {
   /** Accepted clock difference with the sender, in seconds, both ways. Default 300 (the service's limit). */
@@ -40,7 +40,7 @@ export function assertWithinTolerance(
   if (timestamp > now + toleranceSeconds) {
     throw new WebhookVerificationError(
       "timestamp_in_future",
-      `Signed ${timestamp - now} s ahead, past the ${toleranceSeconds} s tolerance: check this server's clock.`,
+      `Signed ${timestamp - now} s ahead, past the ${toleranceSeconds} s tolerance: check the clocks.`,
     );
   }
 }

@@ -1,9 +1,8 @@
-import { findNodeCrypto, matchWithNodeCrypto } from "./crypto/node-crypto";
-import type { SignatureMatcher } from "./crypto/signed-content";
-import { matchWithWebCrypto } from "./crypto/web-crypto";
-import type { SignatureHeaderInput } from "./header";
+import { findNodeCrypto, matchWithNodeCrypto } from "../crypto/node-crypto";
+import type { SignatureMatcher } from "../crypto/signed-content";
+import { matchWithWebCrypto } from "../crypto/web-crypto";
 import type { Secret } from "./secrets";
-import type { VerifyOptions } from "./tolerance";
+import type { SignatureHeaderInput } from "./signature-header";
 import {
   parseVerifyArguments,
   requireMatchInWindow,
@@ -13,7 +12,8 @@ import {
   toVerifyResult,
   type VerifiedDelivery,
   type VerifyResult,
-} from "./verification";
+} from "./signed-delivery";
+import type { VerifyOptions } from "./tolerance";
 
 let nodeMatcher: SignatureMatcher | undefined;
 

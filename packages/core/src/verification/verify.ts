@@ -1,7 +1,6 @@
-import { findNodeCrypto, matchWithNodeCrypto, requireNodeCrypto } from "./crypto/node-crypto";
-import type { SignatureHeaderInput } from "./header";
+import { findNodeCrypto, matchWithNodeCrypto, requireNodeCrypto } from "../crypto/node-crypto";
 import type { Secret } from "./secrets";
-import type { VerifyOptions } from "./tolerance";
+import type { SignatureHeaderInput } from "./signature-header";
 import {
   parseVerifyArguments,
   requireMatchInWindow,
@@ -11,7 +10,8 @@ import {
   toVerifyResult,
   type VerifiedDelivery,
   type VerifyResult,
-} from "./verification";
+} from "./signed-delivery";
+import type { VerifyOptions } from "./tolerance";
 
 /** The HMAC step of `verify` and `constructEvent`, with node:crypto only. */
 export function matchSignatureSync(

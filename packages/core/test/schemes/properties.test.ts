@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { WebhookVerificationError } from "../../src";
+import { WebhookVerificationError } from "../../src/entries";
 import {
   github,
   type Scheme,
@@ -10,7 +10,7 @@ import {
   standardWebhooks,
   stripe,
   svix,
-} from "../../src/schemes";
+} from "../../src/entries/schemes";
 
 const SCHEMES: readonly [Scheme, string][] = [
   [serviceSignature(), "whsec_service"],

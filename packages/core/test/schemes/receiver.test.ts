@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createReceiver, type DeliveryContext, type SecretRequest } from "../../src";
-import { github, type Scheme, shopify, slack, standardWebhooks, stripe } from "../../src/schemes";
+import { createReceiver, type DeliveryContext, type SecretRequest } from "../../src/entries";
+import { github, type Scheme, shopify, slack, standardWebhooks, stripe } from "../../src/entries/schemes";
 import { bodyOf, quietLogger } from "../receiver-fixtures";
 
 const encoder = new TextEncoder();

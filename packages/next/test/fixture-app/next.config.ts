@@ -9,8 +9,8 @@ const config: NextConfig = {
     root: repoRoot,
     // Bundle the workspace packages from source, as the tests do: no build step, never a stale dist.
     resolveAlias: {
-      "@tidings/core/node": "../../../core/src/node.ts",
-      "@tidings/core": "../../../core/src/index.ts",
+      "@tidings/core/node": "../../../core/src/entries/node.ts",
+      "@tidings/core": "../../../core/src/entries/index.ts",
       "@tidings/next": "../../src/index.ts",
     },
   },
