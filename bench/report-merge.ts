@@ -97,13 +97,14 @@ function mergeErrors(merged: Section[], partial: Section | undefined, suites: re
 
 /**
  * `partial`: the run's own rendering. `suites`: the suites it ran, by name and by section key (e.g. "queue", "## 5.").
- * `machineRow`: `| what | when and how |`, added to (or replacing its namesake in) the machine table.
+ * `machineRow`: `| what | when and how |`, added to (or replacing its namesake in) the machine table; none when the
+ * sections were drawn again from stored results.
  */
 export function mergeReport(
   existing: string,
   partial: string,
   suites: { names: readonly string[]; keys: readonly string[] },
-  machineRow: string,
+  machineRow: string | undefined,
 ) {
   const merged = sections(existing);
   const find = (key: string) => merged.find((section) => section.key === key);
@@ -126,6 +127,7 @@ export function mergeReport(
   }
   const machine = find("## Machine and commands");
   const machineTable = machine && tables(machine.lines)[0];
-  if (machine && machineTable) mergeRows(machine.lines, machine.lines[machineTable.header] ?? "", [machineRow]);
+  if (machine && machineTable && machineRow)
+    mergeRows(machine.lines, machine.lines[machineTable.header] ?? "", [machineRow]);
   return merged.flatMap((section) => section.lines).join("\n");
 }

@@ -1,50 +1,53 @@
+import { chartLines } from "./charts/specs";
 import { HOSTILE_TARGET, type HostileRow, renderHostile } from "./hostile/suite";
 import type { Comparison, ComparisonResult, FrameworkResult, HttpResults } from "./http/suite";
 import type { InstructionResults } from "./instructions/suite";
 import { formatBytes } from "./lib/deliveries";
+import { fixed, spread, table, thousands } from "./lib/format";
 import type { Machine } from "./lib/machine";
 import type { Options, SuiteName } from "./lib/options";
 import type { Summary } from "./lib/stats";
 import type { MemoryResults } from "./memory/suite";
+import { renderOrder } from "./order/report";
+import type { OrderResults } from "./order/suite";
 import { queueTargets, renderQueue } from "./queue/report";
 import type { QueueResults } from "./queue/suite";
+import { renderSchemes, type SchemeResults } from "./schemes/suite";
 import type { VerifyResults, VerifyRow } from "./verify/suite";
 
-export interface RunReport {
+/** What the suites measured: the rows their sections, targets and charts are drawn from. */
+export interface Results {
+  verify?: VerifyResults | undefined;
+  http?: HttpResults | undefined;
+  memory?: MemoryResults | undefined;
+  instructions?: InstructionResults | undefined;
+  order?: OrderResults | undefined;
+  hostile?: HostileRow[] | undefined;
+  queue?: QueueResults | undefined;
+  schemes?: SchemeResults | undefined;
+}
+
+/** The results each suite writes (the instructions suite counts what `order` costs too). */
+export const SUITE_RESULTS: Record<SuiteName, readonly (keyof Results)[]> = {
+  verify: ["verify"],
+  http: ["http"],
+  memory: ["memory"],
+  instructions: ["instructions", "order"],
+  hostile: ["hostile"],
+  queue: ["queue"],
+  schemes: ["schemes"],
+};
+
+export interface RunReport extends Results {
   machine: Machine;
   loadAtEnd: string;
   pinning: string;
   options: Options;
   command: string;
   seconds: Record<string, number>;
-  verify?: VerifyResults | undefined;
-  http?: HttpResults | undefined;
-  memory?: MemoryResults | undefined;
-  instructions?: InstructionResults | undefined;
-  hostile?: HostileRow[] | undefined;
-  queue?: QueueResults | undefined;
   errors: string[];
-}
-
-const dash = "–";
-
-function fixed(value: number, digits: number): string {
-  return Number.isFinite(value) ? value.toFixed(digits) : "n/a";
-}
-
-/** "median (min–max)" of per-round values. */
-function spread(summary: Summary, digits: number, scale = 1): string {
-  const v = (value: number) => fixed(value * scale, digits);
-  return summary.n > 1 ? `${v(summary.median)} (${v(summary.min)}${dash}${v(summary.max)})` : v(summary.median);
-}
-
-function thousands(value: number): string {
-  return Number.isFinite(value) ? Math.round(value).toLocaleString("en-US") : "n/a";
-}
-
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
-  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+  /** The charts folder, relative to the report; undefined: no charts. */
+  charts?: string | undefined;
 }
 
 function row(results: VerifyResults | undefined, size: number, id: string): VerifyRow | undefined {
@@ -114,7 +117,7 @@ function httpTargetsSection(report: RunReport): string {
   return [
     "HTTP: the adapter's user-space instructions per request under callgrind (section 4), which the machine's load does not move, against the ideal route's: target ≤ 1.05×, judged on the quietest windows (the minima, which no full garbage collection landed in). Requests per second on this shared machine spread too much between rounds to decide 5 % (section 2); they are shown beside it, not judged.",
     "",
-    table(["adapter", "instructions ÷ ideal (target ≤ 1.05)", "status", "req/s ÷ ideal", "req/s ÷ idealDedup"], rows),
+    table("adapter | instructions ÷ ideal (target ≤ 1.05) | status | req/s ÷ ideal | req/s ÷ idealDedup", rows),
   ].join("\n");
 }
 
@@ -151,7 +154,7 @@ function targetsSection(report: RunReport): string {
     "Medians over rounds, with the min–max of the rounds in parentheses. A target is judged on the median; noisy rounds show in the range.",
     "",
     table(
-      ["target", "measured", "status"],
+      "target | measured | status",
       targets.map((target) => [target.what, target.measured, status(target.met)]),
     ),
     "",
@@ -159,20 +162,21 @@ function targetsSection(report: RunReport): string {
   ].join("\n");
 }
 
-function verifySection(results: VerifyResults): string {
+function verifySection(report: RunReport, results: VerifyResults): string {
   const { settings } = results;
   const parts = [
     "## 1. Verification throughput (tinybench, in process)",
     "",
     `Every row verifies the same signed delivery (a JSON event of exactly the given size, signed with our \`sign\`). A sample is a batch of calls (about 100 µs of floor work, so timer overhead is negligible); a *pass* runs every row back to back for ${settings.timeMs} ms each in a rotating order; a *round* keeps the median over its passes of each row's time and of its ratio to the floor **measured in the same pass**; tables show the median over rounds (min–max of the rounds). The floor is handed the \`t\` digits and the \`v1\` hex ready-made and does only this: \`\` createHmac("sha256", secret).update(\`\${t}.\`).update(body).digest() \`\`, \`Buffer.from(v1, "hex")\`, \`timingSafeEqual\`. Rounds: ${settings.rounds}; each a median over ${settings.passes} pass(es).`,
     "",
+    ...chartLines(report, "verify"),
   ];
   for (const { size, rows } of results.sizes) {
     parts.push(
       `### ${formatBytes(size)}`,
       "",
       table(
-        ["", "µs per call", "calls/s", "× floor", "× floor + JSON.parse"],
+        " | µs per call | calls/s | × floor | × floor + JSON.parse",
         rows.map((entry) => [
           entry.label,
           spread(entry.nsPerOp, entry.nsPerOp.median < 10_000 ? 2 : 1, 1 / 1000),
@@ -206,15 +210,7 @@ function httpSection(results: HttpResults): string {
     "### Ratios (same run, same rounds)",
     "",
     table(
-      [
-        "framework",
-        "adapter",
-        "adapter ÷ ideal (req/s)",
-        "adapter ÷ idealDedup",
-        "ideal ÷ bare",
-        "ideal ÷ adapter, server CPU/req",
-        "adapter − ideal, server CPU µs/req",
-      ],
+      "framework | adapter | adapter ÷ ideal (req/s) | adapter ÷ idealDedup | ideal ÷ bare | ideal ÷ adapter, server CPU/req | adapter − ideal, server CPU µs/req",
       results.frameworks.map((framework) =>
         framework.error
           ? [framework.label, framework.adapter, `failed: ${framework.error.split("\n")[0]}`, "", "", "", ""]
@@ -246,7 +242,7 @@ function httpSection(results: HttpResults): string {
   );
   parts.push(
     table(
-      ["framework", "route", "req/s", "mean latency ms", "p99 ms (whole ms)", "server CPU µs/req", "client CPU share"],
+      "framework | route | req/s | mean latency ms | p99 ms (whole ms) | server CPU µs/req | client CPU share",
       rows,
     ),
   );
@@ -276,22 +272,13 @@ function memorySection(results: MemoryResults): string {
     `${settings.inFlight} connections send ${formatBytes(settings.bodyBytes)} signed deliveries (distinct ids) to one route of a server process${settings.freshServers ? " started fresh for each route and round" : ""}. **Peak** (per in-flight request): from an idle baseline taken after a full GC (before the process's first body${settings.freshServers ? "" : "; quick mode reuses the process, so these are not meaningful there"}), ${settings.loadRequests} requests back to back; peak RSS is the kernel's high-water mark (VmHWM, reset via /proc/self/clear_refs before the phase), heap and ArrayBuffers (where Buffers live, off the V8 heap) are sampled every 2 ms; (peak − baseline) / ${settings.inFlight}. It includes garbage not yet collected and allocator slack: it is what to provision, not what is retained. **Held**: ${settings.inFlight} requests are parked inside their handler at once (the handler keeps what a real one has: the body and the parsed event; the adapter's gets the event and the context, which holds \`rawBody\`), then full GCs run until nothing more is freed and memory is read: (ArrayBuffers held − idle) / ${settings.inFlight} / body size is the number of copies of the raw body each in-flight request keeps alive; the heap column is the parsed event (about one body's worth of JS strings) in the same unit. ${settings.rounds} round(s): median (min–max).`,
     "",
     table(
-      [
-        "framework",
-        "route",
-        "peak RSS MiB / in-flight",
-        "peak RSS ÷ bare (medians)",
-        "peak heap MiB / in-flight",
-        "peak ArrayBuffers MiB / in-flight",
-        "held: raw body copies",
-        "held: heap, in bodies",
-      ],
+      "framework | route | peak RSS MiB / in-flight | peak RSS ÷ bare (medians) | peak heap MiB / in-flight | peak ArrayBuffers MiB / in-flight | held: raw body copies | held: heap, in bodies",
       rows,
     ),
   ].join("\n");
 }
 
-function instructionsSection(results: InstructionResults): string {
+function instructionsSection(report: RunReport, results: InstructionResults): string {
   const { settings } = results;
   const thousands = (summary: Summary) => spread(summary, 1, 1 / 1000);
   return [
@@ -299,15 +286,16 @@ function instructionsSection(results: InstructionResults): string {
     "",
     `One server process per framework runs under valgrind's callgrind with V8's \`--single-threaded\` (no compiler or GC threads, whose work would land in random windows); after ${settings.warmupRequests.toLocaleString("en-US")} warm-up requests per route, callgrind starts counting and the ideal and adapter routes take turns, ${settings.windows} window(s) of ${settings.windowRequests.toLocaleString("en-US")} distinct signed 2 KiB deliveries each over 4 keep-alive connections, with callgrind's counters zeroed before and read after each window. User-space instructions only: the kernel's socket work, the same for both routes, is not counted, so these ratios overstate CPU-time ratios. Thousands of instructions per request, median (min–max) over windows. The ratio of the minima (windows no full garbage collection landed in) decides the target; the ratio of the medians includes collections.`,
     "",
+    ...chartLines(report, "instructions"),
     table(
-      ["framework", "adapter", "ideal, k instr/req", "adapter, k instr/req", "adapter ÷ ideal (minima)", "(medians)"],
+      "framework | adapter | ideal, k instr/req | adapter, k instr/req | adapter ÷ ideal (minima) | (medians)",
       results.frameworks.map((framework) =>
-        framework.ideal && framework.adapterRoute && framework.ratio && framework.medianRatio
+        framework.base && framework.ours && framework.ratio && framework.medianRatio
           ? [
               framework.label,
               framework.adapter,
-              thousands(framework.ideal),
-              thousands(framework.adapterRoute),
+              thousands(framework.base),
+              thousands(framework.ours),
               fixed(framework.ratio, 3),
               fixed(framework.medianRatio, 3),
             ]
@@ -322,30 +310,25 @@ function machineSection(report: RunReport): string {
   return [
     "## Machine and commands",
     "",
-    table(
-      ["", ""],
+    table(" | ", [
+      ["CPU", `${machine.cpu}, ${machine.cores} cores`],
+      ["memory", `${machine.memoryGiB} GiB`],
+      ["Node.js", machine.node],
+      ["OS", machine.os],
+      ["date", machine.date],
+      ["load average (1, 5, 15 min) at start / end", `${machine.loadAverage} / ${report.loadAtEnd}`],
       [
-        ["CPU", `${machine.cpu}, ${machine.cores} cores`],
-        ["memory", `${machine.memoryGiB} GiB`],
-        ["Node.js", machine.node],
-        ["OS", machine.os],
-        ["date", machine.date],
-        ["load average (1, 5, 15 min) at start / end", `${machine.loadAverage} / ${report.loadAtEnd}`],
-        [
-          "core pinning",
-          report.pinning === "taskset"
-            ? "taskset: HTTP client on core 0, servers on core 1"
-            : "none (taskset not found)",
-        ],
-        ["mode", report.options.quick ? "quick (`--quick`): smoke test, numbers not meaningful" : "full"],
-        [
-          "duration",
-          Object.entries(report.seconds)
-            .map(([name, seconds]) => `${name} ${fixed(seconds, 0)} s`)
-            .join(", "),
-        ],
+        "core pinning",
+        report.pinning === "taskset" ? "taskset: HTTP client on core 0, servers on core 1" : "none (taskset not found)",
       ],
-    ),
+      ["mode", report.options.quick ? "quick (`--quick`): smoke test, numbers not meaningful" : "full"],
+      [
+        "duration",
+        Object.entries(report.seconds)
+          .map(([name, seconds]) => `${name} ${fixed(seconds, 0)} s`)
+          .join(", "),
+      ],
+    ]),
     "",
     "```sh",
     "npm run bench            # at the root: turbo run build, then the line below",
@@ -390,11 +373,13 @@ export function renderReport(report: RunReport): string {
     sections.push("## Errors", "", ...report.errors.map((error) => `- ${error.split("\n")[0]}`), "");
   }
   sections.push(targetsSection(report), "");
-  if (report.verify) sections.push(verifySection(report.verify), "");
+  if (report.verify) sections.push(verifySection(report, report.verify), "");
   if (report.http) sections.push(httpSection(report.http), "");
   if (report.memory) sections.push(memorySection(report.memory), "");
-  if (report.instructions) sections.push(instructionsSection(report.instructions), "");
+  if (report.instructions) sections.push(instructionsSection(report, report.instructions), "");
   if (report.hostile) sections.push(renderHostile(report.hostile), "");
-  if (report.queue) sections.push(renderQueue(report.queue), "");
+  if (report.queue) sections.push(renderQueue(report.queue), "", ...chartLines(report, "queue"));
+  if (report.schemes) sections.push(renderSchemes(report.schemes, chartLines(report, "schemes")));
+  if (report.order) sections.push(renderOrder(report.order));
   return sections.join("\n");
 }

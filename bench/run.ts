@@ -1,6 +1,7 @@
 /**
- * Runs the benchmarks and writes BENCHMARKS.md (full mode) or prints the report (`--quick`, for CI).
- * Exits non-zero if any benchmark threw or any framework failed, never because of a ratio: machines are noisy.
+ * Runs the benchmarks and writes BENCHMARKS.md with each suite's results and chart beside it (full mode), or prints
+ * the report (`--quick` without `--out`, for CI). Exits non-zero if any benchmark threw or any framework failed, never
+ * because of a ratio: machines are noisy.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -11,24 +12,20 @@ import { runInstructionsSuite } from "./instructions/suite";
 import { assertBuiltPackages } from "./lib/built";
 import { BENCH_DIR, PINNING } from "./lib/children";
 import { currentLoad, describeMachine } from "./lib/machine";
-import { parseOptions, SUITES } from "./lib/options";
+import { parseOptions, SUITES, type SuiteName } from "./lib/options";
 import { runMemorySuite } from "./memory/suite";
-import { renderOrder } from "./order/report";
-import { type OrderResults, runOrderSuite } from "./order/suite";
+import { runOrderSuite } from "./order/suite";
+import { CHARTS_FOLDER, chartsDir, readSuiteFiles, writeSuiteFiles } from "./output";
 import { ENGINE_IDS } from "./queue/engines";
 import { runQueueSuite } from "./queue/suite";
-import { type RunReport, renderReport, SECTION_KEYS, separateRunRow } from "./report";
+import { type Results, type RunReport, renderReport, SECTION_KEYS, separateRunRow } from "./report";
 import { mergeReport } from "./report-merge";
-import { renderSchemes, runSchemesSuite } from "./schemes/suite";
+import { runSchemesSuite } from "./schemes/suite";
 import { runVerifySuite } from "./verify/suite";
 
 const args = process.argv.slice(2);
-const options = parseOptions(
-  args,
-  join(BENCH_DIR, "..", "BENCHMARKS.md"),
-  FRAMEWORKS.map((framework) => framework.id),
-  ENGINE_IDS,
-);
+const ids = FRAMEWORKS.map((framework) => framework.id);
+const options = parseOptions(args, join(BENCH_DIR, "..", "BENCHMARKS.md"), ids, ENGINE_IDS);
 const log = (line: string) => console.error(`[bench] ${line}`);
 
 const report: RunReport = {
@@ -39,6 +36,7 @@ const report: RunReport = {
   command: ["node --import tsx/esm run.ts", ...args].join(" "),
   seconds: {},
   errors: [],
+  charts: options.out ? CHARTS_FOLDER : undefined,
 };
 
 async function timed<T>(name: string, run: () => Promise<T>): Promise<T | undefined> {
@@ -55,36 +53,38 @@ async function timed<T>(name: string, run: () => Promise<T>): Promise<T | undefi
   }
 }
 
-let order: OrderResults | undefined;
-let schemes: string | undefined;
-const started = performance.now();
-log(`${options.quick ? "quick" : "full"} mode; suites: ${[...options.suites].join(", ")}; pinning: ${PINNING}`);
-const built = await timed("packages", async () => assertBuiltPackages());
-if (built) {
-  if (options.suites.has("verify")) report.verify = await timed("verify", () => runVerifySuite(options.verify, log));
-  if (options.suites.has("http"))
-    report.http = await timed("http", () => runHttpSuite(options.http, options.frameworks, log));
-  if (options.suites.has("memory"))
-    report.memory = await timed("memory", () => runMemorySuite(options.memory, options.frameworks, log));
-  if (options.suites.has("instructions")) {
-    // Quick mode: one framework, the lightest to start under valgrind, so CI checks the code path in minutes.
-    const quickOne = options.frameworks.includes("hono") ? ["hono"] : options.frameworks.slice(0, 1);
+// Quick mode: one framework, the lightest to start under valgrind, so CI checks the code path in minutes.
+const quickOne = options.frameworks.includes("hono") ? ["hono"] : options.frameworks.slice(0, 1);
+const runs: Record<SuiteName, () => Promise<Results>> = {
+  verify: async () => ({ verify: await runVerifySuite(options.verify, log) }),
+  http: async () => ({ http: await runHttpSuite(options.http, options.frameworks, log) }),
+  memory: async () => ({ memory: await runMemorySuite(options.memory, options.frameworks, log) }),
+  instructions: async () => {
     const frameworks = options.quick ? quickOne : options.frameworks;
-    report.instructions = await timed("instructions", () =>
-      runInstructionsSuite(options.instructions, frameworks, log),
-    );
+    const instructions = await runInstructionsSuite(options.instructions, frameworks, log);
     // What `order` costs is an instruction count too, taken with the same settings.
-    order = await timed("order", () => runOrderSuite(options.instructions, log));
+    return { instructions, order: await timed("order", () => runOrderSuite(options.instructions, log)) };
+  },
+  hostile: async () => ({ hostile: await runHostileSuite(options.quick, log) }),
+  queue: async () => ({ queue: await runQueueSuite(options.queue, options.engines, log) }),
+  schemes: async () => ({ schemes: await runSchemesSuite({ quick: options.quick }, log) }),
+};
+
+const started = performance.now();
+let suites = SUITES.filter((suite) => options.suites.has(suite));
+if (options.rerender) {
+  if (!options.out) throw new Error("--rerender draws into a report: give --out or leave it to BENCHMARKS.md");
+  const stored = readSuiteFiles(chartsDir(options.out), suites);
+  Object.assign(report, stored.results);
+  suites = stored.found;
+  log(`drawing ${suites.join(", ") || "nothing"} from ${relative(process.cwd(), chartsDir(options.out))}`);
+} else {
+  log(`${options.quick ? "quick" : "full"} mode; suites: ${suites.join(", ")}; pinning: ${PINNING}`);
+  if (await timed("packages", async () => assertBuiltPackages())) {
+    for (const suite of suites) Object.assign(report, await timed(suite, runs[suite]));
   }
-  if (options.suites.has("hostile")) report.hostile = await timed("hostile", () => runHostileSuite(options.quick, log));
-  if (options.suites.has("queue"))
-    report.queue = await timed("queue", () => runQueueSuite(options.queue, options.engines, log));
-  if (options.suites.has("schemes")) {
-    const results = await timed("schemes", () => runSchemesSuite({ quick: options.quick }, log));
-    if (results) schemes = renderSchemes(results);
-  }
+  delete report.seconds.packages;
 }
-delete report.seconds.packages;
 const failures = {
   http: report.http?.frameworks,
   memory: report.memory?.frameworks,
@@ -97,21 +97,17 @@ for (const [suite, runs] of Object.entries(failures)) {
 report.seconds.total = (performance.now() - started) / 1000;
 report.loadAtEnd = currentLoad();
 
-const sections = [renderReport(report), ...(order ? [renderOrder(order)] : [])];
-if (schemes) {
-  sections.push(
-    `## Schemes: each sender's verify against its floor and its own library (instructions per verification, callgrind)\n\n${schemes}\n`,
-  );
-}
-const markdown = sections.join("\n");
+const markdown = renderReport(report);
 if (options.out) {
   // A run of some suites into an existing report replaces only their sections and target rows.
-  const partial = options.suites.size < SUITES.length && existsSync(options.out);
-  const names = [...options.suites];
-  const suites = { names, keys: names.flatMap((suite) => SECTION_KEYS[suite]) };
-  const merged = partial && mergeReport(readFileSync(options.out, "utf8"), markdown, suites, separateRunRow(report));
+  const partial = (suites.length < SUITES.length || options.rerender) && existsSync(options.out);
+  const keys = suites.flatMap((suite) => SECTION_KEYS[suite]);
+  const machineRow = options.rerender ? undefined : separateRunRow(report);
+  const merged =
+    partial && mergeReport(readFileSync(options.out, "utf8"), markdown, { names: suites, keys }, machineRow);
   writeFileSync(options.out, merged || markdown);
-  log(`wrote ${relative(process.cwd(), options.out)}`);
+  writeSuiteFiles(chartsDir(options.out), report, suites);
+  log(`wrote ${relative(process.cwd(), options.out)} and ${relative(process.cwd(), chartsDir(options.out))}`);
 } else {
   console.log(markdown);
 }

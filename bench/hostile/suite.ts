@@ -5,6 +5,7 @@
 import { request } from "node:http";
 import { join } from "node:path";
 import { BENCH_DIR, Child } from "../lib/children";
+import { table } from "../lib/format";
 import { type HostileCase, hostileCases, plainOfSize, wireSize } from "./cases";
 
 export interface HostileRow {
@@ -79,18 +80,17 @@ export async function runHostileSuite(quick: boolean, log: (line: string) => voi
 
 /** The report's section: one row per hostile request. */
 export function renderHostile(rows: readonly HostileRow[]): string {
-  const lines = [
+  const cells = rows.map((row) => [
+    ...[row.name, row.what, row.wireBytes, row.status].map(String),
+    ...[row.cpuMicrosPerRequest, row.plainCpuMicrosPerRequest].map((micros) => micros.toFixed(0)),
+    row.ratio.toFixed(2),
+    row.ratio <= HOSTILE_TARGET ? "met" : "missed",
+  ]);
+  return [
     "## Hostile unsigned requests",
     "",
     `Server CPU time per request (Express adapter) of each request against an unsigned plain JSON request of the same wire size, same server, same run. Target: ≤ ${HOSTILE_TARGET}×.`,
     "",
-    "| request | what | wire bytes | answer | CPU µs/request | plain µs/request | ratio | target |",
-    "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |",
-  ];
-  for (const row of rows) {
-    lines.push(
-      `| ${row.name} | ${row.what} | ${row.wireBytes} | ${row.status} | ${row.cpuMicrosPerRequest.toFixed(0)} | ${row.plainCpuMicrosPerRequest.toFixed(0)} | ${row.ratio.toFixed(2)} | ${row.ratio <= HOSTILE_TARGET ? "met" : "missed"} |`,
-    );
-  }
-  return lines.join("\n");
+    table("request | what | wire bytes | answer | CPU µs/request | plain µs/request | ratio | target", cells),
+  ].join("\n");
 }

@@ -17,15 +17,15 @@ export function startClient(): Child {
   return new Child("http/client.ts", { cpu: CLIENT_CPU });
 }
 
-/** A framework's server process, started and listening. */
-export async function startServer(framework: Framework): Promise<ServerHandle> {
+/** Runs `use` with a framework's server process, started and listening, then closes it. */
+export async function withServer<T>(framework: Framework, use: (server: ServerHandle) => Promise<T>): Promise<T> {
   const child = new Child("http/server.ts", { cpu: SERVER_CPU, nodeArgs: ["--expose-gc"], args: [framework.id] });
   try {
     const { port } = await child.call<{ port: number }>("start");
-    return { framework, child, port };
-  } catch (error) {
+    return await use({ framework, child, port });
+  } finally {
+    await child.call("close").catch(() => undefined);
     await child.stop();
-    throw error;
   }
 }
 

@@ -2,7 +2,7 @@ import type { Child } from "../lib/children";
 import type { HttpSettings } from "../lib/options";
 import { median, rotate, type Summary, summarize } from "../lib/stats";
 import type { Framework } from "./apps";
-import { forEachFramework, type MeasuredRun, measure, type ServerHandle, startServer } from "./fleet";
+import { forEachFramework, type MeasuredRun, measure, type ServerHandle, withServer } from "./fleet";
 import { ROUTES, type Route } from "./routes";
 
 const ROUTE_ORDER: readonly Route[] = ["bare", "ideal", "idealDedup", "adapter"];
@@ -184,8 +184,7 @@ function summarizeFramework(framework: Framework, rounds: RoundResult[]): Framew
 }
 
 async function benchFramework(client: Child, framework: Framework, settings: HttpSettings, log: Log) {
-  const server = await startServer(framework);
-  try {
+  return withServer(framework, async (server) => {
     for (const route of ROUTE_ORDER) {
       await measure(client, server, route, runOf(settings, framework, route, settings.warmupRequests));
     }
@@ -202,10 +201,7 @@ async function benchFramework(client: Child, framework: Framework, settings: Htt
       );
     }
     return summarizeFramework(framework, rounds);
-  } finally {
-    await server.child.call("close").catch(() => undefined);
-    await server.child.stop();
-  }
+  });
 }
 
 /**

@@ -8,7 +8,6 @@
 import { Agent } from "node:http";
 import { DeliveryFactory } from "../http/deliveries";
 import { SERVER_CPU } from "../http/fleet";
-import type { RunStats } from "../http/protocol";
 import { ROUTES, type Route } from "../http/routes";
 import type { InstructionSettings } from "../lib/options";
 import { CallgrindChild } from "./callgrind-child";
@@ -17,6 +16,33 @@ import { type Counted, countInTurns } from "./turns";
 
 const CONNECTIONS = 4;
 
+/**
+ * Routes of a server under callgrind taking turns: each turn POSTs distinct signed 2 KiB deliveries to the route's
+ * path and fails unless the server's `measure-end` says the route's handler saw every one.
+ */
+export async function countRoutes<R extends string>(
+  server: CallgrindChild,
+  routes: readonly R[],
+  pathOf: (route: R) => string,
+  settings: InstructionSettings,
+  functions = false,
+): Promise<Counted<R>> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const factory = new DeliveryFactory(2048, `instructions-${process.pid}`);
+  try {
+    const { port } = await server.call<{ port: number }>("start");
+    const send = async (route: R, amount: number) => {
+      await server.call("measure-begin");
+      await postDeliveries(agent, CONNECTIONS, port, pathOf(route), factory, amount);
+      const { handled } = await server.call<{ handled: Record<R, number> }>("measure-end");
+      if (handled[route] !== amount) throw new Error(`${route}: ${handled[route]}/${amount} handled`);
+    };
+    return await countInTurns(new Map(routes.map((route) => [route, server])), settings, functions, send);
+  } finally {
+    agent.destroy();
+  }
+}
+
 export async function measureInstructions(
   frameworkId: string,
   routes: readonly Route[],
@@ -24,20 +50,9 @@ export async function measureInstructions(
   functions = false,
 ): Promise<Counted<Route>> {
   const server = new CallgrindChild("http/server.ts", { cpu: SERVER_CPU, args: [frameworkId] }, { functions });
-  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const factory = new DeliveryFactory(2048, `instructions-${process.pid}`);
   try {
-    const { port } = await server.call<{ port: number }>("start");
-    /** `amount` requests; checks that the route's handler saw every one. */
-    const send = async (route: Route, amount: number) => {
-      await server.call("measure-begin");
-      await postDeliveries(agent, CONNECTIONS, port, ROUTES[route], factory, amount);
-      const stats = await server.call<RunStats>("measure-end");
-      if (stats.handled[route] !== amount) throw new Error(`${route}: ${stats.handled[route]}/${amount} handled`);
-    };
-    return await countInTurns(new Map(routes.map((route) => [route, server])), settings, functions, send);
+    return await countRoutes(server, routes, (route) => ROUTES[route], settings, functions);
   } finally {
-    agent.destroy();
     await server.stop();
   }
 }

@@ -62,6 +62,8 @@ export interface QueueSettings {
 
 export interface Options {
   quick: boolean;
+  /** Draw the report's sections and charts again from the results stored beside it; measure nothing. */
+  rerender: boolean;
   suites: ReadonlySet<SuiteName>;
   /** Framework ids the HTTP and memory suites run (`--frameworks=koa,fastify`); all by default. */
   frameworks: readonly string[];
@@ -129,11 +131,11 @@ export function parseOptions(
   frameworkIds: readonly string[],
   engineIds: readonly string[],
 ): Options {
-  const known = /^--(quick|only=.+|frameworks=.+|engines=.+|rounds=.+|out=.+)$/;
+  const known = /^--(quick|rerender|only=.+|frameworks=.+|engines=.+|rounds=.+|out=.+)$/;
   const unknown = args.filter((arg) => !known.test(arg));
   if (unknown.length > 0) {
     throw new Error(
-      `Unknown argument(s) ${unknown.join(" ")}; use --quick, --only=${SUITES.join(",")}, --frameworks=${frameworkIds.join(",")}, --engines=${engineIds.join(",")}, --rounds=N, --out=FILE`,
+      `Unknown argument(s) ${unknown.join(" ")}; use --quick, --rerender, --only=${SUITES.join(",")}, --frameworks=${frameworkIds.join(",")}, --engines=${engineIds.join(",")}, --rounds=N, --out=FILE`,
     );
   }
   const quick = args.includes("--quick");
@@ -147,6 +149,7 @@ export function parseOptions(
   const out = value(args, "out") ?? (quick ? undefined : defaultOut);
   return {
     quick,
+    rerender: args.includes("--rerender"),
     suites: new Set(only as SuiteName[]),
     frameworks,
     engines,
@@ -167,20 +170,8 @@ export function parseOptions(
           bodyBytes: 2 * KIB,
         },
     memory: quick
-      ? {
-          bodyBytes: 64 * KIB,
-          inFlight: 4,
-          rounds: rounds ?? 1,
-          loadRequests: 8,
-          freshServers: false,
-        }
-      : {
-          bodyBytes: 1024 * KIB,
-          inFlight: 50,
-          rounds: rounds ?? 3,
-          loadRequests: 250,
-          freshServers: true,
-        },
+      ? { bodyBytes: 64 * KIB, inFlight: 4, rounds: rounds ?? 1, loadRequests: 8, freshServers: false }
+      : { bodyBytes: 1024 * KIB, inFlight: 50, rounds: rounds ?? 3, loadRequests: 250, freshServers: true },
     instructions: instructionSettings(quick),
     queue: queueSettings(quick, rounds),
   };

@@ -24,3 +24,23 @@ export function rotate<T>(items: readonly T[], by: number): T[] {
   const shift = by % items.length;
   return [...items.slice(shift), ...items.slice(0, shift)];
 }
+
+/** Two sides' counts over windows (a route and its baseline, say) and how they compare. */
+export interface Pair {
+  base: Summary;
+  ours: Summary;
+  /** Ours ÷ base of the quietest windows (the minima: no full collection in them): a target is judged on it. */
+  ratio: number;
+  /** Ours ÷ base of the medians, collections included. */
+  medianRatio: number;
+}
+
+export function pairOf(base: readonly number[], ours: readonly number[]): Pair {
+  const [baseCounts, oursCounts] = [summarize(base), summarize(ours)];
+  return {
+    base: baseCounts,
+    ours: oursCounts,
+    ratio: oursCounts.min / baseCounts.min,
+    medianRatio: oursCounts.median / baseCounts.median,
+  };
+}

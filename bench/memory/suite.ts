@@ -1,5 +1,5 @@
 import type { Framework } from "../http/apps";
-import { forEachFramework, measure, type ServerHandle, startServer } from "../http/fleet";
+import { forEachFramework, measure, type ServerHandle, withServer } from "../http/fleet";
 import { ROUTES, type Route } from "../http/routes";
 import type { Child } from "../lib/children";
 import type { MemorySettings } from "../lib/options";
@@ -100,16 +100,6 @@ function logRoute(log: Log, framework: Framework, result: MemoryRouteResult): vo
   log(
     `memory ${framework.id} ${result.route}: peak RSS ${mib(result.peakRss.median)} MiB/in-flight, held ${result.heldBodyCopies.median.toFixed(2)} body copies + ${result.heldHeapBodies.median.toFixed(2)} on the heap`,
   );
-}
-
-async function withServer<T>(framework: Framework, use: (server: ServerHandle) => Promise<T>): Promise<T> {
-  const server = await startServer(framework);
-  try {
-    return await use(server);
-  } finally {
-    await server.child.call("close").catch(() => undefined);
-    await server.child.stop();
-  }
 }
 
 async function benchFramework(client: Child, framework: Framework, settings: MemorySettings, log: Log) {

@@ -1,13 +1,12 @@
+import { thousands } from "../lib/format";
 import { STORE_LABELS } from "./routes";
 import type { OrderResults } from "./suite";
-
-const count = (value: number) => Math.round(value).toLocaleString("en-US");
 
 /** The order suite's section of the report. */
 export function renderOrder({ settings, costs }: OrderResults): string {
   const rows = costs.map(
-    ({ store, plain, ordered, ratio, medianRatio }) =>
-      `| ${STORE_LABELS[store]} | ${count(plain.min)} | ${count(ordered.min)} | **${ratio.toFixed(3)}** | ${medianRatio.toFixed(3)} |`,
+    ({ store, base, ours, ratio, medianRatio }) =>
+      `| ${STORE_LABELS[store]} | ${thousands(base.min)} | ${thousands(ours.min)} | **${ratio.toFixed(3)}** | ${medianRatio.toFixed(3)} |`,
   );
   return [
     "## Order: what `order` costs",

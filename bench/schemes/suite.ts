@@ -5,6 +5,8 @@
  */
 import { CallgrindChild } from "../instructions/callgrind-child";
 import { type Counted, countInTurns } from "../instructions/turns";
+import { formatBytes } from "../lib/deliveries";
+import { count, table } from "../lib/format";
 import type { InstructionSettings } from "../lib/options";
 import { buildSchemeCases } from "./cases";
 import type { SchemeSide } from "./child";
@@ -87,39 +89,44 @@ async function countSize(size: number, quick: boolean): Promise<SchemeRow[]> {
   return rows;
 }
 
-export async function runSchemesSuite(options: { quick: boolean }, log: (line: string) => void) {
+export interface SchemeResults {
+  rows: SchemeRow[];
+}
+
+export async function runSchemesSuite(
+  options: { quick: boolean },
+  log: (line: string) => void,
+): Promise<SchemeResults> {
   const rows: SchemeRow[] = [];
   for (const size of options.quick ? [256] : SCHEME_SIZES) {
     for (const row of await countSize(size, options.quick)) {
       rows.push(row);
-      log(
-        `schemes ${row.scheme} ${size} B: tidings/floor ${row.vsFloor.toFixed(3)}${row.peerVsTidings ? `, ${row.peer?.name}/tidings ${row.peerVsTidings.toFixed(2)}` : ""}`,
-      );
+      const peer = row.peerVsTidings ? `, ${row.peer?.name}/tidings ${row.peerVsTidings.toFixed(2)}` : "";
+      log(`schemes ${row.scheme} ${size} B: tidings/floor ${row.vsFloor.toFixed(3)}${peer}`);
     }
   }
   return { rows };
 }
 
-const sizeLabel = (size: number) =>
-  size >= 1024 * 1024 ? `${size / 1024 / 1024} MiB` : size >= 1024 ? `${size / 1024} KiB` : `${size} B`;
-
-const count = (instructions: number) =>
-  instructions >= 1e6 ? `${(instructions / 1e6).toFixed(2)} M` : `${(instructions / 1e3).toFixed(1)} k`;
-
-/** The report's table: each scheme and size, with its ratios and whether each target is met. */
-export function renderSchemes({ rows }: { rows: SchemeRow[] }): string {
-  const lines = [
-    "| scheme | size | Tidings | floor | Tidings ÷ floor (≤ 1.10) | sender's library | library ÷ Tidings (> 1) |",
-    "| --- | --- | --- | --- | --- | --- | --- |",
-  ];
-  for (const row of rows) {
-    const met = row.vsFloor <= 1.1 ? "" : " ✗";
-    const peer = row.peer ? `${row.peer.name} ${count(row.peer.instructions)}` : "none";
-    const faster =
-      row.peerVsTidings === undefined ? "" : `${row.peerVsTidings.toFixed(2)}×${row.peerVsTidings > 1 ? "" : " ✗"}`;
-    lines.push(
-      `| ${row.scheme} | ${sizeLabel(row.size)} | ${count(row.tidings)} | ${count(row.floor)} | ${row.vsFloor.toFixed(3)}${met} | ${peer} | ${faster} |`,
-    );
-  }
-  return lines.join("\n");
+/** The report's section: each scheme and size, with its ratios and whether each target is met. */
+export function renderSchemes({ rows }: SchemeResults, chart: readonly string[]): string {
+  const cells = rows.map((row) => [
+    row.scheme,
+    formatBytes(row.size),
+    count(row.tidings),
+    count(row.floor),
+    `${row.vsFloor.toFixed(3)}${row.vsFloor <= 1.1 ? "" : " ✗"}`,
+    row.peer ? `${row.peer.name} ${count(row.peer.instructions)}` : "none",
+    row.peerVsTidings === undefined ? "" : `${row.peerVsTidings.toFixed(2)}×${row.peerVsTidings > 1 ? "" : " ✗"}`,
+  ]);
+  return [
+    "## Schemes: each sender's verify against its floor and its own library (instructions per verification, callgrind)",
+    "",
+    ...chart,
+    table(
+      "scheme | size | Tidings | floor | Tidings ÷ floor (≤ 1.10) | sender's library | library ÷ Tidings (> 1)",
+      cells,
+    ),
+    "",
+  ].join("\n");
 }

@@ -1,0 +1,39 @@
+/**
+ * Beside the report, a folder holds each suite's results (`<suite>.json`, the rows its tables are written from) and
+ * its chart (`<suite>.svg`, drawn from the same rows): a run of some suites rewrites theirs, and `--rerender` draws
+ * the report's sections and charts again from the stored results without measuring.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { CHARTS, chartFile } from "./charts/specs";
+import { barChart } from "./charts/svg";
+import type { SuiteName } from "./lib/options";
+import { type Results, SUITE_RESULTS } from "./report";
+
+/** The folder's name, beside the report: the charts' links are relative to the report. */
+export const CHARTS_FOLDER = "bench-charts";
+
+export const chartsDir = (out: string) => join(dirname(out), CHARTS_FOLDER);
+const resultsFile = (dir: string, suite: SuiteName) => join(dir, `${suite}.json`);
+
+/** Writes the results and chart of each of `suites` that has results; a chart with nothing to draw is removed. */
+export function writeSuiteFiles(dir: string, results: Results, suites: readonly SuiteName[]): void {
+  mkdirSync(dir, { recursive: true });
+  for (const suite of suites) {
+    const own = SUITE_RESULTS[suite].filter((key) => results[key] !== undefined);
+    if (own.length === 0) continue;
+    const stored = Object.fromEntries(own.map((key) => [key, results[key]]));
+    writeFileSync(resultsFile(dir, suite), `${JSON.stringify(stored, null, 2)}\n`);
+    const chart = CHARTS[suite]?.(results);
+    if (chart && chart.groups.length > 0) writeFileSync(join(dir, chartFile(suite)), barChart(chart));
+    else rmSync(join(dir, chartFile(suite)), { force: true });
+  }
+}
+
+/** The stored results of those of `suites` that have a file. */
+export function readSuiteFiles(dir: string, suites: readonly SuiteName[]): { results: Results; found: SuiteName[] } {
+  const found = suites.filter((suite) => existsSync(resultsFile(dir, suite)));
+  const results: Results = {};
+  for (const suite of found) Object.assign(results, JSON.parse(readFileSync(resultsFile(dir, suite), "utf8")));
+  return { results, found };
+}
