@@ -37,6 +37,16 @@ function gate() {
   return { opened, release };
 }
 
+/** A MemoryStore that counts the ordered claims it answered `busy`: how a test knows an event is waiting. */
+class BusyCountingStore extends MemoryStore {
+  busy = 0;
+  override claimInOrder(...args: Parameters<MemoryStore["claimInOrder"]>): ReturnType<MemoryStore["claimInOrder"]> {
+    const claim = super.claimInOrder(...args);
+    if (claim.state === "busy") this.busy++;
+    return claim;
+  }
+}
+
 describe("a Receiver with order", () => {
   it("runs a message's statuses in increasing position and answers older ones stale, remembered as done", async () => {
     const seen: string[] = [];
@@ -70,16 +80,23 @@ describe("a Receiver with order", () => {
   it("makes an event of a busy message wait for it, then runs it once the first one is done", async () => {
     const { opened, release } = gate();
     const seen: string[] = [];
-    const receiver = createReceiver({ secret: SECRET, order: messageStatusOrder, logger: quiet }).onAny(
-      async (event) => {
-        seen.push(`start ${event.type}`);
-        if (event.type === "message.queued") await opened;
-        seen.push(`end ${event.type}`);
-      },
-    );
+    const store = new BusyCountingStore();
+    const receiver = createReceiver({
+      secret: SECRET,
+      order: messageStatusOrder,
+      store,
+      orderWaitMs: 20_000,
+      logger: quiet,
+    }).onAny(async (event) => {
+      seen.push(`start ${event.type}`);
+      if (event.type === "message.queued") await opened;
+      seen.push(`end ${event.type}`);
+    });
     const first = receiver.receive(delivery("msg_3", 1));
     const second = receiver.receive(delivery("msg_3", 2));
-    setTimeout(release, 50);
+    // The first is released once the second has found its message busy (or, wrongly, has started).
+    while (store.busy === 0 && !seen.includes("start message.sent")) await new Promise((done) => setImmediate(done));
+    release();
     expect((await first).code).toBe("accepted");
     expect((await second).code).toBe("accepted");
     expect(seen).toEqual(["start message.queued", "end message.queued", "start message.sent", "end message.sent"]);
