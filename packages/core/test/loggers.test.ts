@@ -31,14 +31,26 @@ const consumed = {
   headers: {},
   readBody: () => Promise.reject(bodyAlreadyConsumed("Mount it first.")),
 };
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+const MARKER = "marker-after-the-deliveries";
+
+/**
+ * The lines the logger wrote before now: a logger writes in order, so once a marker logged after them is out, so are
+ * they (winston passes each line through streams, a few turns later).
+ */
+async function linesLogged(logger: Logger, lines: string[]): Promise<string[]> {
+  logger.error({ message: MARKER });
+  const marked = () => lines.findIndex((line) => line.includes(MARKER));
+  while (marked() < 0) await new Promise((resolve) => setImmediate(resolve));
+  return lines.slice(0, marked());
+}
 
 describe.each(Object.entries(loggers))("the %s logger", (name, make) => {
   it("gets one structured line per misconfiguration, however many deliveries hit it, and none per normal delivery", async () => {
-    const { lines, stream } = sink();
+    const { lines: written, stream } = sink();
+    const logger = make(stream);
     const receiver = createReceiver({
       secret: ({ params }) => (params.account === "acct_1" ? { secret: "whsec_1", endpoint: "acct_1" } : undefined),
-      logger: make(stream),
+      logger,
     });
     const to = (account: string) => ({
       ...signed(event({ id: `evt_${account}_${Math.random()}` }), { secret: "whsec_1" }),
@@ -49,7 +61,7 @@ describe.each(Object.entries(loggers))("the %s logger", (name, make) => {
       expect((await receiver.receive(to("acct_zzz"))).status).toBe(404);
       expect((await receiver.handle(consumed)).status).toBe(500);
     }
-    await settle();
+    const lines = await linesLogged(logger, written);
     const text = lines.join("\n");
     const count = (word: string) => text.split(word).length - 1;
     expect([
@@ -70,12 +82,13 @@ describe.each(Object.entries(loggers))("the %s logger", (name, make) => {
   });
 
   it("gets a failure nobody heard with its error's message and stack as facts", async () => {
-    const { lines, stream } = sink();
-    const receiver = createReceiver({ secret: "whsec_1", logger: make(stream) }).on("message.delivered", () => {
+    const { lines: written, stream } = sink();
+    const logger = make(stream);
+    const receiver = createReceiver({ secret: "whsec_1", logger }).on("message.delivered", () => {
       throw new Error("database down");
     });
     expect((await receiver.receive(signed(event(), { secret: "whsec_1" }))).status).toBe(500);
-    await settle();
+    const lines = await linesLogged(logger, written);
     expect(lines.join("\n")).toContain("database down");
     if (name !== "console") {
       const [line] = lines.map(

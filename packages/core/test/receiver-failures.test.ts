@@ -12,6 +12,25 @@ const throwingLogger = {
   },
 };
 
+/**
+ * Resolves on the next turn of the event loop: the microtasks before it have run, and Node has reported any rejection
+ * they left unhandled.
+ */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A MemoryStore that counts the claims the Receiver settled (marked done or released): when a late handler is over. */
+class SettleCountingStore extends MemoryStore {
+  settled = 0;
+  override complete(key: string, token: string, ttlMs: number): boolean {
+    this.settled++;
+    return super.complete(key, token, ttlMs);
+  }
+  override release(key: string, token: string): boolean {
+    this.settled++;
+    return super.release(key, token);
+  }
+}
+
 const consumedRequest = {
   method: "POST",
   headers: {},
@@ -30,7 +49,6 @@ describe("Receiver failures of the app's own code", () => {
   afterEach(() => {
     process.off("unhandledRejection", onUnhandled);
   });
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
   it("logs an async onError that rejects instead of leaving the rejection unhandled", async () => {
     const logged: unknown[] = [];
@@ -39,7 +57,7 @@ describe("Receiver failures of the app's own code", () => {
       throw new Error("metrics service down");
     });
     const result = await receiver.receive(signed(event(), { secret: "whsec_other" }));
-    await settle();
+    await nextTurn();
     expect(result.status).toBe(400);
     expect(unhandled).toEqual([]);
     expect(logged).toEqual([
@@ -68,12 +86,13 @@ describe("Receiver failures of the app's own code", () => {
       throw new Error("onError down too");
     });
     expect((await receiver.receive(signed(event({ id: "evt_2" })))).status).toBe(500);
-    await settle();
+    await nextTurn();
     expect(unhandled).toEqual([]);
   });
 
   it("answers 503 handler_timeout, keeps the claim until the handler settles, then remembers the event", async () => {
-    const receiver = createReceiver({ secret: SECRET, logger: quietLogger, handlerTimeoutMs: 30 });
+    const store = new SettleCountingStore();
+    const receiver = createReceiver({ secret: SECRET, store, logger: quietLogger, handlerTimeoutMs: 30 });
     let finish: () => void = () => {};
     let runs = 0;
     const codes: string[] = [];
@@ -93,14 +112,16 @@ describe("Receiver failures of the app's own code", () => {
     ]);
     expect(codes).toEqual(["handler_timeout"]);
     expect(bodyOf(await receiver.receive(delivery)).error?.code).toBe("delivery_in_progress");
+    expect(store.settled).toBe(0);
     finish();
-    await settle();
+    while (store.settled === 0) await nextTurn();
     expect(bodyOf(await receiver.receive(delivery))).toEqual({ received: true, duplicate: true });
     expect(runs).toBe(1);
   });
 
   it("releases the claim when a timed-out handler finally fails, so the retry runs it", async () => {
-    const receiver = createReceiver({ secret: SECRET, logger: quietLogger, handlerTimeoutMs: 30 });
+    const store = new SettleCountingStore();
+    const receiver = createReceiver({ secret: SECRET, store, logger: quietLogger, handlerTimeoutMs: 30 });
     let fail: (error: Error) => void = () => {};
     let runs = 0;
     receiver.on("message.delivered", () => {
@@ -112,8 +133,9 @@ describe("Receiver failures of the app's own code", () => {
     });
     const delivery = signed(event({ id: "evt_late_failure" }));
     expect((await receiver.receive(delivery)).status).toBe(503);
+    expect(store.settled).toBe(0);
     fail(new Error("gave up"));
-    await settle();
+    while (store.settled === 0) await nextTurn();
     expect(bodyOf(await receiver.receive(delivery))).toEqual({ received: true });
     expect(runs).toBe(2);
   });
