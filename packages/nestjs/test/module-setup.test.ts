@@ -1,12 +1,12 @@
 import type { IncomingMessage } from "node:http";
-import { Module } from "@nestjs/common";
+import { Injectable, Module } from "@nestjs/common";
 import { ConfigModule, ConfigService } from "@nestjs/config";
-import { NestFactory } from "@nestjs/core";
+import { HttpAdapterHost, NestFactory } from "@nestjs/core";
 import { ExpressAdapter } from "@nestjs/platform-express";
 import { FastifyAdapter } from "@nestjs/platform-fastify";
 import { Test } from "@nestjs/testing";
-import { createReceiver, type DeliveryContext } from "@tidings/core";
-import { TidingsModule } from "@tidings/nestjs";
+import { createReceiver, type DeliveryContext, type MessageEvents, sign } from "@tidings/core";
+import { OnDelivery, TIDINGS_RECEIVER, TidingsModule } from "@tidings/nestjs";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { deliver, eventBody, SECRET } from "./deliveries";
@@ -106,11 +106,29 @@ describe("TidingsModule on an Express instance that already parses JSON", () => 
 });
 
 describe("TidingsModule in a standalone application context", () => {
-  it("starts without an HTTP adapter and mounts nothing", async () => {
-    const { receiver } = recordingReceiver();
-    @Module({ imports: [TidingsModule.forRoot({ receiver, path: "/webhooks" })] })
+  it("starts without an HTTP adapter and mounts nothing; its receiver still runs @OnDelivery methods", async () => {
+    const { receiver, contexts } = recordingReceiver();
+    const handled: string[] = [];
+    @Injectable()
+    class Worker {
+      @OnDelivery("message.delivered")
+      delivered(event: MessageEvents["message.delivered"]) {
+        handled.push(String(event.id));
+      }
+    }
+    @Module({ imports: [TidingsModule.forRoot({ receiver, path: "/webhooks" })], providers: [Worker] })
     class WorkerModule {}
     const context = await NestFactory.createApplicationContext(WorkerModule, { logger: false });
-    await context.close();
+    try {
+      expect(context.get(HttpAdapterHost).httpAdapter).toBeFalsy();
+      expect(context.get(TIDINGS_RECEIVER)).toBe(receiver);
+      const rawBody = eventBody("message.delivered", "evt_worker");
+      const result = await receiver.receive({ rawBody, headers: { "service-signature": sign(rawBody, SECRET) } });
+      expect(result.status).toBe(200);
+      expect(handled).toEqual(["evt_worker"]);
+      expect(contexts).toHaveLength(1);
+    } finally {
+      await context.close();
+    }
   });
 });
