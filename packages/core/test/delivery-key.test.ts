@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createReceiver } from "../src/entries";
-import { encodeLabel, endpointKey } from "../src/receiver/delivery-key";
+import { deliveryKeyOf, encodeLabel, endpointKey } from "../src/receiver/delivery-key";
 import { bodyOf, event, SECRET, signed } from "./receiver-fixtures";
 
 /** Any UTF-16 code unit, lone surrogates often, and the characters the key's syntax uses. */
@@ -11,6 +11,31 @@ const unit = fc.oneof(
   fc.constantFrom(":", "%", "u", "D", "8", "0", "\uFFFD", "\uD83D\uDE00"),
 );
 const anyString = fc.string({ unit, maxLength: 10 });
+
+describe("deliveryKeyOf", () => {
+  it("keys by the event id, else by the matched signature, scoped when the endpoint has a scope", () => {
+    expect(deliveryKeyOf("evt_1", "sig", undefined)).toBe("event:evt_1");
+    expect(deliveryKeyOf(undefined, "sig", undefined)).toBe("signature:sig");
+    expect(deliveryKeyOf("evt_1", "sig", "acct 42")).toBe(`endpoint:${encodeURIComponent("acct 42")}:event:evt_1`);
+  });
+
+  it("property: two deliveries share a key only when their id (or, without one, signature) and scope are equal", () => {
+    const delivery = fc.record({
+      id: fc.option(anyString, { nil: undefined }),
+      signature: anyString,
+      scope: fc.option(anyString, { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(delivery, delivery, (a, b) => {
+        const same =
+          a.scope === b.scope &&
+          (a.id === undefined ? b.id === undefined && a.signature === b.signature : a.id === b.id);
+        expect(deliveryKeyOf(a.id, a.signature, a.scope) === deliveryKeyOf(b.id, b.signature, b.scope)).toBe(same);
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+});
 
 describe("endpoint dedup keys", () => {
   it("keep labels with lone surrogates apart, and apart from the labels encodeURIComponent writes", () => {

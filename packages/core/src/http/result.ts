@@ -40,6 +40,9 @@ export const STALE: ReceiveResult = {
   body: '{"received":true,"stale":true}',
 };
 
+/** What a refusal the sender should retry soon carries. */
+export const RETRY_LATER = { headers: { "retry-after": "5" } };
+
 /** An error answer; its status comes from the one code table. */
 export function errorResult(
   code: ReceiveErrorCode,

@@ -1,4 +1,14 @@
 /**
+ * The key a delivery is claimed and remembered under: its event id when the scheme (or `idOf`) finds one, else the
+ * signature that matched (a value no attacker can vary), scoped by the endpoint's dedup scope when it has one.
+ */
+export function deliveryKeyOf(id: string | undefined, signature: string, dedupScope: string | undefined): string {
+  const key = id === undefined ? `signature:${signature}` : `event:${id}`;
+  // Two scopes (endpoints, unless the resolver says otherwise) never suppress each other's events.
+  return dedupScope === undefined ? key : endpointKey(dedupScope, key);
+}
+
+/**
  * The dedup key of a delivery in a dedup scope (the endpoint label, unless the resolver gave a `dedupScope`):
  * `endpoint:<scope>:<key>`, the scope encoded so that no scope can end early and take over another's keys (`a:event:x`
  * and `a` with the id `x:event:…`).

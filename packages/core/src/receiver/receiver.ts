@@ -1,25 +1,30 @@
 import type { BodyLimits } from "../body/limits";
-import { type RequestTarget, type TargetSource, UNKNOWN_TARGET } from "../endpoint/request-target";
-import { type EndpointSecrets, resolveEndpoint, type SecretResolver } from "../endpoint/secret-resolver";
-import { activeSecrets } from "../endpoint/secret-set";
-import { type ReceiveErrorCode, WebhookVerificationError } from "../errors";
+import { EndpointLookup } from "../endpoint/endpoint-lookup";
+import type { RequestTarget, TargetSource } from "../endpoint/request-target";
+import type { EndpointSecrets } from "../endpoint/secret-resolver";
+import { type ActiveSecrets, activeSecrets } from "../endpoint/secret-set";
+import { type ReceiveErrorCode, STATUS_BY_CODE, WebhookVerificationError } from "../errors";
 import { type DeliveryEvent, parseEvent } from "../event";
 import type { HeaderSource } from "../http/headers";
-import { ACCEPTED, DUPLICATE, errorResult, type ReceiveResult, STALE } from "../http/result";
+import { ACCEPTED, DUPLICATE, errorResult, RETRY_LATER, type ReceiveResult, STALE } from "../http/result";
 import { readDelivery, type SchemeDelivery } from "../schemes/receive";
+import type { Scheme } from "../schemes/scheme";
 import type { ObjectPosition, OrderedClaimResult } from "../store/delivery-store";
 import { requirePayloadBytes } from "../verification/payload";
+import type { VerifiedDelivery } from "../verification/signed-delivery";
 import { matchSignature } from "../verification/verify-async";
-import { endpointKey } from "./delivery-key";
+import { deliveryKeyOf, endpointKey } from "./delivery-key";
 import { Dispatcher, type ErrorListener, notifyListeners } from "./dispatcher";
 import type { EventMap, MessageEvents } from "./events";
-import type { AnyEvent, DeliveryContext, DeliveryInfo, Handler } from "./handlers";
+import type { AnyEvent, DeliveryContext, Handler } from "./handlers";
 import { errorFacts } from "./logger";
 import { type ReceiverOptions, type ResolvedReceiverOptions, resolveReceiverOptions } from "./options";
 import { claimInOrder, positionOf } from "./order";
-import { type DeliveryOutcome, type HandlerRun, type OutcomeListener, preciseNow } from "./outcome";
+import { type DeliveryOutcome, type OutcomeListener, preciseNow } from "./outcome";
 import { isPromiseLike } from "./promise-like";
 import { retiredSecretIndex } from "./retired-secret";
+import { withTimeLimit } from "./time-limit";
+import { startTrace, type Trace } from "./trace";
 import { validateEvent } from "./validation";
 
 /** A delivery whose body an adapter has already read. */
@@ -54,22 +59,24 @@ export interface ReceiveErrorInfo {
 export type ErrorHandler = ErrorListener<ReceiveErrorInfo>;
 
 const HANDLER_FAILED = "A handler failed; not marked done, so a retry runs it again.";
-const RETRY_LATER = { headers: { "retry-after": "5" } };
 const OBJECT_BUSY = { headers: { "retry-after": "2" } };
 const OVERLOADED = "More deliveries in flight than this receiver takes at once (maxConcurrentDeliveries); retry later.";
 const STORE_FULL = "Too many deliveries in flight or recently handled to remember another; retry later.";
 const NO_SECRETS: readonly string[] = [];
 const MAX_WARNED_ENDPOINTS = 1000;
 
-/** What one traced delivery learns on its way, for its outcome (only while something listens for outcomes). */
-interface Trace {
-  startedAt: number;
-  target: RequestTarget | undefined;
-  endpoint: string | undefined;
-  delivery: DeliveryInfo | undefined;
-  handlers: HandlerRun[];
-  retiredSecretIndex: number | undefined;
+/** What `onError` is told: the status is the code's, unless the sender was answered otherwise. */
+type Report = Omit<ReceiveErrorInfo, "status"> & { status?: number };
+
+/** A verified delivery's event as its scheme reads it, before validation. */
+interface ReadEvent {
+  parsed: DeliveryEvent;
+  type: string;
+  id: string | undefined;
 }
+
+/** The value handlers get (wrapped: an event is a JSON object, which could look like an answer), or the answer. */
+type Validated = { value: unknown } | ReceiveResult;
 
 /** `onError` details of a `signature_mismatch`: what the sender is never told. */
 type MismatchDetails = {
@@ -79,18 +86,42 @@ type MismatchDetails = {
   retiredSecretIndex?: number;
 };
 
+/** A result rather than a step's value: the delivery is answered with it. */
+function isAnswer(value: object): value is ReceiveResult {
+  return "body" in value;
+}
+
+/** The answer to a delivery whose claim was not granted: done before, held by another request, stale, or busy. */
+function unclaimedAnswer(state: "done" | "in-flight" | "stale" | "busy"): ReceiveResult {
+  if (state === "done") return DUPLICATE;
+  if (state === "stale") return STALE;
+  return state === "busy"
+    ? errorResult("object_busy", "Another event of the same object is being handled; retry later.", OBJECT_BUSY)
+    : errorResult("delivery_in_progress", "Being processed by another request; retry later.", RETRY_LATER);
+}
+
 export class Receiver<Events extends EventMap = MessageEvents> {
   readonly #options: ResolvedReceiverOptions;
   readonly #handlers = new Dispatcher<Events, DeliveryContext>();
   readonly #errorHandlers: ErrorHandler[] = [];
   readonly #outcomeListeners: OutcomeListener[] = [];
+  /** The fixed secrets' endpoint, or the resolver's lookup: one of the two is configured. */
+  readonly #configured: EndpointSecrets | undefined;
+  readonly #lookup: EndpointLookup | undefined;
   #inFlight = 0;
   #loggedMisconfiguration = false;
-  #loggedUnknownEndpoint = false;
   readonly #warnedRetiredSecret = new Set<string | undefined>();
 
   constructor(options: ReceiverOptions<Events>) {
-    this.#options = resolveReceiverOptions(options);
+    const resolved = resolveReceiverOptions(options);
+    this.#options = resolved;
+    const { secrets, resolveSecret, resolverTimeoutMs, logger } = resolved;
+    this.#configured = secrets && { secrets, endpoint: undefined, dedupScope: undefined };
+    this.#lookup =
+      resolveSecret &&
+      new EndpointLookup(resolveSecret, resolverTimeoutMs, logger, (error, code, logged) =>
+        this.#report(error, { code }, !logged),
+      );
   }
 
   /** The largest body, after decoding, that adapters read before answering 413. */
@@ -156,14 +187,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
   };
 
   async #traced(request: IncomingRequest): Promise<ReceiveResult> {
-    const trace: Trace = {
-      startedAt: preciseNow(),
-      target: undefined,
-      endpoint: undefined,
-      delivery: undefined,
-      handlers: [],
-      retiredSecretIndex: undefined,
-    };
+    const trace = startTrace();
     const result = await this.#admitted(request, trace);
     const durationMs = preciseNow() - trace.startedAt;
     const outcome: DeliveryOutcome = {
@@ -193,17 +217,15 @@ export class Receiver<Events extends EventMap = MessageEvents> {
   }
 
   /**
-   * Checks the method, reads the body through the adapter, then verifies, parses, validates, deduplicates and
-   * dispatches the delivery. Never throws. One async function on purpose, awaiting only promises: with node:crypto,
-   * a synchronous store (MemoryStore) and synchronous handlers, a delivery whose body is at hand runs in one turn,
-   * and no promise is handed up through another async function.
+   * The pipeline: check the method, read the body, read the scheme's headers, find the endpoint, verify, read and
+   * validate the event, claim it, run the handlers. Never throws. One async function on purpose, each step sync
+   * unless its work is not: with node:crypto, a synchronous store (MemoryStore) and synchronous handlers, a delivery
+   * whose body is at hand runs in one turn, and no promise is handed up through another async function.
    */
   async #process(request: IncomingRequest, trace: Trace | undefined): Promise<ReceiveResult> {
-    const { method } = request;
+    const { method, headers } = request;
     if (method !== undefined && method !== "POST" && method.toUpperCase() !== "POST") {
-      return errorResult("method_not_allowed", `Deliveries are POSTed, not ${method}.`, {
-        headers: { allow: "POST" },
-      });
+      return errorResult("method_not_allowed", `Deliveries are POSTed, not ${method}.`, { headers: { allow: "POST" } });
     }
     let rawBody: Uint8Array;
     try {
@@ -212,135 +234,152 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     } catch (error) {
       return this.#failure(error);
     }
-    const { headers } = request;
-    const options = this.#options;
-    const { toleranceSeconds } = options.verifyOptions;
-    let signed: SchemeDelivery;
+    const signedBy = this.#readSigned(this.#options.schemes, rawBody, headers);
+    if (isAnswer(signedBy)) return signedBy;
+    // Only now, after the cheap checks, is the resolver asked (it may query a database).
+    const finding = this.#configured ?? (this.#lookup as EndpointLookup).find(request, trace);
+    const found = isPromiseLike(finding) ? await finding : finding;
+    if (isAnswer(found)) return found;
+    if (trace) trace.endpoint = found.endpoint;
+    const signed = this.#readByEndpointScheme(signedBy, found, headers);
+    if (isAnswer(signed)) return signed;
+    // With deadlines (`notAfter`), only the secrets still valid verify; `secretIndex` still counts configured ones.
+    const { values, notAfter } = found.secrets;
+    const active = notAfter && activeSecrets(values, notAfter, this.#options.nowMs());
+    signed.secrets = active ? active.values : values;
+    let verified: VerifiedDelivery;
     try {
-      signed = readDelivery(
-        options.schemes,
-        requirePayloadBytes(rawBody),
+      const checked = matchSignature(signed, this.#options.verifyOptions);
+      verified = checked instanceof Promise ? await checked : checked;
+    } catch (error) {
+      return this.#refusedSignature(error, signed, found, active, trace);
+    }
+    const read = this.#readEvent(signed, headers);
+    if (isAnswer(read)) return read;
+    const validated = this.#validated(read);
+    const event = isPromiseLike(validated) ? await validated : validated;
+    if (isAnswer(event)) return event;
+    const context: DeliveryContext = {
+      type: read.type,
+      deliveryKey: deliveryKeyOf(read.id, verified.signature, found.dedupScope),
+      timestamp: verified.timestamp,
+      secretIndex: active ? (active.indexes[verified.secretIndex] as number) : verified.secretIndex,
+      endpoint: found.endpoint,
+      verifiedBody: signed.content.payload,
+      headers,
+    };
+    if (trace) trace.delivery = context;
+    const order = this.#positionOf(event.value, found.dedupScope);
+    let claim: OrderedClaimResult;
+    try {
+      const claiming = this.#claim(context.deliveryKey, order);
+      claim = isPromiseLike(claiming) ? await claiming : claiming;
+    } catch (error) {
+      return this.#storeRefused(error, event.value, context);
+    }
+    if (claim.state !== "claimed") return unclaimedAnswer(claim.state);
+    return this.#run(event.value, context, claim.token, order, trace);
+  }
+
+  /** The delivery as the first of `schemes` whose headers it carries reads it, or the answer refusing it. */
+  #readSigned(schemes: readonly Scheme[], body: unknown, headers: HeaderSource): SchemeDelivery | ReceiveResult {
+    try {
+      return readDelivery(
+        schemes,
+        requirePayloadBytes(body),
         headers,
-        options.secrets?.values ?? NO_SECRETS,
-        toleranceSeconds,
+        this.#options.secrets?.values ?? NO_SECRETS,
+        this.#options.verifyOptions.toleranceSeconds,
       );
     } catch (error) {
       return this.#failure(error);
     }
-    // Only now, after the cheap checks, is the resolver asked (it may query a database).
-    let found: EndpointSecrets;
-    if (options.secrets) {
-      found = { secrets: options.secrets, endpoint: undefined, dedupScope: undefined };
-    } else {
-      const resolving = this.#resolveEndpoint(request, trace);
-      const resolved = isPromiseLike(resolving) ? await this.#withinResolverTimeout(resolving) : resolving;
-      if ("status" in resolved) return resolved;
-      found = resolved;
-      if (trace) trace.endpoint = found.endpoint;
-      // The endpoint's sender signs by the scheme the resolver names: read the request by it.
-      if (found.scheme && found.scheme !== signed.scheme) {
-        try {
-          signed = readDelivery([found.scheme], signed.content.payload, headers, NO_SECRETS, toleranceSeconds);
-        } catch (error) {
-          return this.#failure(error);
-        }
-      }
-    }
-    const { scheme } = signed;
-    const { secrets, endpoint, dedupScope } = found;
-    // With deadlines (`notAfter`), only the secrets still valid verify; `secretIndex` still counts configured ones.
-    const active = secrets.notAfter && activeSecrets(secrets.values, secrets.notAfter, options.nowMs());
-    signed.secrets = active ? active.values : secrets.values;
-    let event: unknown;
-    let context: DeliveryContext;
+  }
+
+  /** The endpoint's sender signs by the scheme the resolver names: the request is read again by it. */
+  #readByEndpointScheme(signed: SchemeDelivery, found: EndpointSecrets, headers: HeaderSource) {
+    return found.scheme && found.scheme !== signed.scheme
+      ? this.#readSigned([found.scheme], signed.content.payload, headers)
+      : signed;
+  }
+
+  /** The event's JSON, type and id, or the answer: a handshake the scheme answers itself (Slack's url_verification). */
+  #readEvent({ scheme, content }: SchemeDelivery, headers: HeaderSource): ReadEvent | ReceiveResult {
+    let parsed: DeliveryEvent | undefined;
     try {
-      const checked = matchSignature(signed, options.verifyOptions);
-      const verified = checked instanceof Promise ? await checked : checked;
-      const parsed = parseEvent(signed.content.payload);
-      // A handshake the scheme answers itself (Slack's url_verification): no dedup, no handlers.
+      parsed = parseEvent(content.payload);
       const answer = scheme.respond?.(parsed);
       if (answer) return answer;
-      const type = (options.typeOf ?? scheme.typeOf)(parsed, headers);
-      if (type === undefined) {
-        throw new WebhookVerificationError("invalid_payload", "The event has no string `type`.");
-      }
-      event = parsed;
-      const schema = options.schemas.get(type);
-      if (schema) {
-        const validated = await validateEvent(schema, parsed, type);
-        if ("error" in validated) return this.#failure(validated.error, { event }, validated.issues);
-        event = validated.value;
-      }
-      const id = (options.idOf ?? scheme.idOf)(parsed, signed.content.payload, headers);
-      const key = id === undefined ? `signature:${verified.signature}` : `event:${id}`;
-      context = {
-        type,
-        // Two scopes (endpoints, unless the resolver says otherwise) never suppress each other's events; the scope is
-        // encoded, so no scope can forge another's key.
-        deliveryKey: dedupScope === undefined ? key : endpointKey(dedupScope, key),
-        timestamp: verified.timestamp,
-        secretIndex: active ? (active.indexes[verified.secretIndex] as number) : verified.secretIndex,
-        endpoint,
-        verifiedBody: signed.content.payload,
-        headers,
-      };
+      const type = (this.#options.typeOf ?? scheme.typeOf)(parsed, headers);
+      if (type === undefined) throw new WebhookVerificationError("invalid_payload", "The event has no string `type`.");
+      return { parsed, type, id: (this.#options.idOf ?? scheme.idOf)(parsed, content.payload, headers) };
     } catch (error) {
-      if ((error as { code?: unknown } | null)?.code !== "signature_mismatch") return this.#failure(error, { event });
-      const details: MismatchDetails = {
-        secretsConfigured: secrets.values.length,
-        secretsExpired: secrets.values.length - signed.secrets.length,
-      };
-      if (active && details.secretsExpired > 0) {
-        const retired = await retiredSecretIndex(signed, secrets.values, active, options.verifyOptions);
-        if (retired !== undefined) {
-          details.retiredSecretIndex = retired;
-          if (trace) trace.retiredSecretIndex = retired;
-          this.#warnRetiredSecret(retired, endpoint);
-        }
-      }
-      return this.#failure(error, { event }, undefined, details);
+      return this.#failure(error, { event: parsed });
     }
-    if (trace) trace.delivery = context;
-    const { store, leaseMs } = options;
-    const { deliveryKey } = context;
-    // An ordered event's object is scoped as its dedup key is: two endpoints never share an object.
-    const ordering = options.order;
-    const order =
+  }
+
+  /** The event after its type's schema, if it has one (Standard Schema): the value handlers get, or the 400. */
+  #validated({ parsed, type }: ReadEvent): Validated | Promise<Validated> {
+    const schema = this.#options.schemas.get(type);
+    if (!schema) return { value: parsed };
+    // A validator that throws is a failure of the app's code: 500, like a throwing `typeOf`.
+    return validateEvent(schema, parsed, type).then(
+      (validated) =>
+        "error" in validated ? this.#failure(validated.error, { event: parsed }, validated.issues) : validated,
+      (error: unknown) => this.#failure(error, { event: parsed }),
+    );
+  }
+
+  /** Where an ordered event stands in its object's history; its object scoped as its dedup key is. */
+  #positionOf(event: unknown, dedupScope: string | undefined): ObjectPosition | undefined {
+    const ordering = this.#options.order;
+    return (
       ordering &&
       positionOf(ordering.rule, event, (object) =>
         dedupScope === undefined ? object : endpointKey(dedupScope, object),
-      );
-    let claim: OrderedClaimResult;
-    try {
-      const claiming =
-        ordering && order
-          ? claimInOrder(ordering.store, deliveryKey, leaseMs, order, options.doneTtlMs, ordering.waitMs)
-          : store.claim(deliveryKey, leaseMs);
-      claim = isPromiseLike(claiming) ? await claiming : claiming;
-    } catch (error) {
-      if ((error as { code?: unknown } | null)?.code === "store_full") {
-        // The store warned once when it filled up; one log line per refused delivery would flood the logs. By code,
-        // not class: any store may refuse this way, and a second copy of core has a second class.
-        this.#report(error, { code: "store_full", status: 503, event, context }, false);
-        return errorResult("store_full", STORE_FULL, RETRY_LATER);
-      }
-      this.#report(error, { code: "store_unavailable", status: 503, event, context });
-      return errorResult("store_unavailable", "Delivery store unreachable; nothing was processed.", RETRY_LATER);
+      )
+    );
+  }
+
+  #claim(deliveryKey: string, order: ObjectPosition | undefined) {
+    const { store, leaseMs, order: ordering, doneTtlMs } = this.#options;
+    return ordering && order
+      ? claimInOrder(ordering.store, deliveryKey, leaseMs, order, doneTtlMs, ordering.waitMs)
+      : store.claim(deliveryKey, leaseMs);
+  }
+
+  #storeRefused(error: unknown, event: unknown, context: DeliveryContext): ReceiveResult {
+    if ((error as { code?: unknown } | null)?.code === "store_full") {
+      // The store warned once when it filled up; one log line per refused delivery would flood the logs. By code,
+      // not class: any store may refuse this way, and a second copy of core has a second class.
+      this.#report(error, { code: "store_full", event, context }, false);
+      return errorResult("store_full", STORE_FULL, RETRY_LATER);
     }
-    if (claim.state === "done") return DUPLICATE;
-    if (claim.state === "in-flight") {
-      return errorResult("delivery_in_progress", "Being processed by another request; retry later.", RETRY_LATER);
-    }
-    if (claim.state === "stale") return STALE;
-    if (claim.state === "busy") {
-      return errorResult("object_busy", "Another event of the same object is being handled; retry later.", OBJECT_BUSY);
-    }
+    this.#report(error, { code: "store_unavailable", event, context });
+    return errorResult("store_unavailable", "Delivery store unreachable; nothing was processed.", RETRY_LATER);
+  }
+
+  /** Runs the handlers of a claimed delivery, then settles the claim; 503 if they outlast `handlerTimeoutMs`. */
+  #run(
+    event: unknown,
+    context: DeliveryContext,
+    token: string,
+    order: ObjectPosition | undefined,
+    trace: Trace | undefined,
+  ) {
     const running = this.#handlers.dispatch(event, context, trace?.handlers);
-    if (!(running instanceof Promise)) return this.#conclude(running, claim.token, event, context, order);
-    return this.#withinHandlerTimeout(
-      running.then((failures) => this.#conclude(failures, claim.token, event, context, order)),
-      event,
-      context,
+    if (!(running instanceof Promise)) return this.#conclude(running, token, event, context, order);
+    // The claim stays held until the handlers settle (then `#conclude` completes or releases it as usual), so a retry
+    // answered meanwhile gets 409 and never runs them a second time alongside.
+    const { handlerTimeoutMs } = this.#options;
+    return withTimeLimit(
+      running.then((failures) => this.#conclude(failures, token, event, context, order)),
+      handlerTimeoutMs,
+      () => {
+        const error = new Error(`Handlers still running after ${handlerTimeoutMs} ms (handlerTimeoutMs).`);
+        this.#report(error, { code: "handler_timeout", event, context });
+        return errorResult("handler_timeout", "The handlers did not finish in time; retry later.", RETRY_LATER);
+      },
     );
   }
 
@@ -405,103 +444,32 @@ export class Receiver<Events extends EventMap = MessageEvents> {
 
   #answer(failures: unknown[], event: unknown, context: DeliveryContext): ReceiveResult {
     if (failures.length === 0) return ACCEPTED;
-    for (const failure of failures) this.#report(failure, { code: "handler_failed", status: 500, event, context });
+    for (const failure of failures) this.#report(failure, { code: "handler_failed", event, context });
     return errorResult("handler_failed", HANDLER_FAILED);
   }
 
-  /**
-   * Answers 503 once the handlers outlast `handlerTimeoutMs`. The claim stays held until they settle (then `#conclude`
-   * completes or releases it as usual), so a retry meanwhile gets 409 and never runs them a second time alongside.
-   */
-  #withinHandlerTimeout(concluded: Promise<ReceiveResult>, event: unknown, context: DeliveryContext) {
-    const { handlerTimeoutMs } = this.#options;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<ReceiveResult>((resolve) => {
-      timer = setTimeout(() => {
-        const error = new Error(`Handlers still running after ${handlerTimeoutMs} ms (handlerTimeoutMs).`);
-        this.#report(error, { code: "handler_timeout", status: 503, event, context });
-        resolve(errorResult("handler_timeout", "The handlers did not finish in time; retry later.", RETRY_LATER));
-      }, handlerTimeoutMs);
-    });
-    return Promise.race([concluded.finally(() => clearTimeout(timer)), timedOut]);
-  }
-
-  /**
-   * The endpoint's secrets from the resolver, or the answer when it knows none (404) or failed (503). Synchronous when
-   * the adapter's target and the resolver are, so a sync resolver adds no turn to the delivery.
-   */
-  #resolveEndpoint(
-    request: IncomingRequest,
+  /** A signature that matched no secret, with what the app's logs need: which secrets were tried, one retired. */
+  async #refusedSignature(
+    error: unknown,
+    signed: SchemeDelivery,
+    { secrets, endpoint }: EndpointSecrets,
+    active: ActiveSecrets | undefined,
     trace: Trace | undefined,
-  ): EndpointSecrets | ReceiveResult | Promise<EndpointSecrets | ReceiveResult> {
-    try {
-      const target = request.target ? request.target() : UNKNOWN_TARGET;
-      return isPromiseLike(target)
-        ? Promise.resolve(target).then(
-            (known) => this.#askResolver(known, request.headers, trace),
-            (error: unknown) => this.#resolverFailed(error),
-          )
-        : this.#askResolver(target, request.headers, trace);
-    } catch (error) {
-      return this.#resolverFailed(error);
+  ): Promise<ReceiveResult> {
+    if ((error as { code?: unknown } | null)?.code !== "signature_mismatch") return this.#failure(error);
+    const details: MismatchDetails = {
+      secretsConfigured: secrets.values.length,
+      secretsExpired: secrets.values.length - signed.secrets.length,
+    };
+    if (active && details.secretsExpired > 0) {
+      const retired = await retiredSecretIndex(signed, secrets.values, active, this.#options.verifyOptions);
+      if (retired !== undefined) {
+        details.retiredSecretIndex = retired;
+        if (trace) trace.retiredSecretIndex = retired;
+        this.#warnRetiredSecret(retired, endpoint);
+      }
     }
-  }
-
-  #askResolver(
-    target: RequestTarget,
-    headers: HeaderSource,
-    trace: Trace | undefined,
-  ): EndpointSecrets | ReceiveResult | Promise<EndpointSecrets | ReceiveResult> {
-    if (trace) trace.target = target;
-    const resolver = this.#options.resolveSecret as SecretResolver;
-    try {
-      const found = resolveEndpoint(resolver, target, headers);
-      return isPromiseLike(found)
-        ? found.then(
-            (known) => known ?? this.#unknownEndpoint(target),
-            (error: unknown) => this.#resolverFailed(error),
-          )
-        : (found ?? this.#unknownEndpoint(target));
-    } catch (error) {
-      return this.#resolverFailed(error);
-    }
-  }
-
-  /**
-   * Answers 503 once the resolver (or the adapter's target) outlasts `resolverTimeoutMs`. It runs for forged requests
-   * too, so a lookup that never settles would otherwise hold each one, and its body, for good. What it settles to
-   * later is dropped.
-   */
-  #withinResolverTimeout(
-    resolving: Promise<EndpointSecrets | ReceiveResult>,
-  ): Promise<EndpointSecrets | ReceiveResult> {
-    const { resolverTimeoutMs } = this.#options;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<ReceiveResult>((resolve) => {
-      timer = setTimeout(() => {
-        const error = new Error(
-          `The secret resolver did not settle within ${resolverTimeoutMs} ms (resolverTimeoutMs).`,
-        );
-        resolve(this.#resolverFailed(error));
-      }, resolverTimeoutMs);
-    });
-    return Promise.race([resolving.finally(() => clearTimeout(timer)), timedOut]);
-  }
-
-  #resolverFailed(error: unknown): ReceiveResult {
-    this.#report(error, { code: "secret_unavailable", status: 503 });
-    return errorResult("secret_unavailable", "The endpoint's secret could not be looked up; retry later.", RETRY_LATER);
-  }
-
-  #unknownEndpoint(target: RequestTarget): ReceiveResult {
-    const message = `No endpoint is configured for ${target.path || "this request"}: the secret resolver returned none.`;
-    if (!this.#loggedUnknownEndpoint) {
-      // Once: a sender (or a scanner) hitting unknown paths must not flood the logs.
-      this.#loggedUnknownEndpoint = true;
-      this.#options.logger.warn({ message: `[tidings] ${message}`, code: "unknown_endpoint", path: target.path });
-    }
-    this.#report(new Error(message), { code: "unknown_endpoint", status: 404 }, false);
-    return errorResult("unknown_endpoint", "No endpoint is configured here.");
+    return this.#failure(error, {}, undefined, details);
   }
 
   /** Once per endpoint: each refused delivery reaches `onError` and the outcome, and a sender retries many times. */
@@ -530,15 +498,16 @@ export class Receiver<Events extends EventMap = MessageEvents> {
         this.#loggedMisconfiguration = true;
         this.#options.logger.error({ message: `[tidings] ${error.message}`, code: error.code });
       }
-      this.#report(error, { code: error.code, status: error.status, ...about, ...(details && { details }) }, false);
+      this.#report(error, { code: error.code, ...about, ...(details && { details }) }, false);
       return errorResult(error.code, error.message, { issues });
     }
-    this.#report(error, { code: "internal_error", status: 500, ...about });
+    this.#report(error, { code: "internal_error", ...about });
     return errorResult("internal_error", "Unexpected failure; see the server logs.");
   }
 
   /** Tells `onError` subscribers; failures of ours nobody subscribed to go to the logger. */
-  #report(error: unknown, info: ReceiveErrorInfo, logWhenUnheard = true): void {
+  #report(error: unknown, report: Report, logWhenUnheard = true): void {
+    const info: ReceiveErrorInfo = { ...report, status: report.status ?? STATUS_BY_CODE[report.code] };
     if (this.#errorHandlers.length === 0) {
       if (logWhenUnheard) {
         const { code, status, context } = info;

@@ -1,0 +1,8 @@
+/** Settles as `work` does, or with `onTimeout()` once `ms` pass first; what `work` settles to after that is dropped. */
+export function withTimeLimit<T>(work: Promise<T>, ms: number, onTimeout: () => T): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(onTimeout()), ms);
+  });
+  return Promise.race([work.finally(() => clearTimeout(timer)), timedOut]);
+}

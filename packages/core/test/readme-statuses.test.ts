@@ -1,0 +1,49 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { STATUS_BY_CODE } from "../src/entries";
+
+const README = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+
+/** Each row of the README table whose header row starts with `firstColumn`, as its cells. */
+function tableRows(firstColumn: string): string[][] {
+  const lines = README.split("\n");
+  const start = lines.findIndex((line) => line.startsWith(`| ${firstColumn} |`));
+  expect(start, `a table headed "${firstColumn}"`).toBeGreaterThan(-1);
+  const rows: string[][] = [];
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith("|")) break;
+    rows.push(line.split(" | ").map((cell) => cell.replace(/^\| |\s*\|$/g, "").trim()));
+  }
+  return rows;
+}
+
+const codeIn = (text: string) => [...text.matchAll(/`([a-z_]+)`/g)].map((match) => match[1] as string);
+
+/** Every (code, status) the README states: the error table's codes, and the Receiver table's "503 `code`" cells. */
+function statedStatuses(): [code: string, status: number][] {
+  const stated: [string, number][] = [];
+  for (const [codes = "", status = ""] of tableRows("code")) {
+    for (const code of codeIn(codes)) stated.push([code, Number(status)]);
+  }
+  for (const [, status = ""] of tableRows("case")) {
+    const match = /^(\d{3}) `([a-z_]+)`/.exec(status);
+    if (match) stated.push([match[2] as string, Number(match[1])]);
+  }
+  return stated;
+}
+
+describe("the core README's status tables", () => {
+  it("state every code's status as the code table (STATUS_BY_CODE) has it", () => {
+    const stated = statedStatuses();
+    expect(stated.length).toBeGreaterThan(20);
+    for (const [code, status] of stated) {
+      expect(STATUS_BY_CODE, `README names ${code}`).toHaveProperty(code);
+      expect(status, `README's status of ${code}`).toBe(STATUS_BY_CODE[code as keyof typeof STATUS_BY_CODE]);
+    }
+  });
+
+  it("name every code a delivery can be answered with", () => {
+    const named = new Set(statedStatuses().map(([code]) => code));
+    expect(Object.keys(STATUS_BY_CODE).filter((code) => !named.has(code))).toEqual([]);
+  });
+});
