@@ -5,7 +5,7 @@ import { startWorker } from "./worker";
 const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { maxRetriesPerRequest: null });
 const queue = process.env.QUEUE ?? "deliveries";
 const worker = startWorker({ redis, queue });
-await worker.worker.waitUntilReady();
+await worker.ready;
 console.log(`BullMQ worker on queue ${queue}`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, async () => {

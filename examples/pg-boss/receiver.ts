@@ -15,7 +15,7 @@ export interface ReceiverOptions {
 
 /** The web process: verify, dedup, enqueue, answer. No business code runs here. */
 export async function createApp({ secret, boss, queue }: ReceiverOptions): Promise<FastifyInstance> {
-  const receiver = createReceiver({ secret }).onAny(enqueueTo(boss, queue));
+  const receiver = createReceiver({ secret }).onAny(enqueueTo({ boss, queue }));
   const app = Fastify();
   await app.register(tidings, { receiver, path: "/webhooks" });
   app.get<{ Params: { id: string } }>("/messages/:id", async (request, reply) => {

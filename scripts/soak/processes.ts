@@ -51,7 +51,7 @@ async function receiver(): Promise<void> {
   // A receiver killed mid-delivery leaves its claim in flight until the lease ends: shorter than the default minute.
   const app = createReceiver({ secret: SECRET, store: store(), leaseMs: 10_000, logger: { error() {}, warn() {} } });
   if (ENGINE === "pg-boss") {
-    app.onAny(pgBossEnqueue(await boss(), QUEUE, { expireInSeconds: 10, attempts: 20 }));
+    app.onAny(pgBossEnqueue({ boss: await boss(), queue: QUEUE }, { expireInSeconds: 10, attempts: 20 }));
   } else {
     const queue = new Queue(QUEUE, { connection: redisOptions });
     queue.on("error", () => {});
@@ -95,6 +95,7 @@ async function worker(): Promise<void> {
       write(`${outcome.code} ${outcome.delivery?.deliveryKey.replace(/^event:/, "")} -`);
     }
   });
+  await running.ready;
   console.log(JSON.stringify({ worker: process.pid }));
 }
 

@@ -30,12 +30,9 @@ function delivery(message: string, status: "queued" | "sent" | "delivered") {
   return { rawBody, headers: { "service-signature": sign(rawBody, SECRET) } };
 }
 
+/** Waits until the condition holds, polling as vitest does; fails naming `what` if it never does. */
 async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  await expect.poll(condition, { timeout: 30_000, message: `waiting for ${what}` }).toBe(true);
 }
 
 describe("a BullMQ worker with order", () => {

@@ -18,9 +18,8 @@ export interface EngineUnderTest {
   startServer(): Promise<void>;
 }
 
-const uniqueIds = (file: string) => new Set(readHandled(file).map((record) => record.id)).size;
-
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const uniqueIds = (file: string) => new Set(readHandled(file).map((record) => record.id)).size;
 
 /**
  * Stops (SIGSTOP) a worker at a moment the engine shows it holding jobs, and returns their event ids. Frozen, it can
@@ -106,11 +105,15 @@ export function describeHandOff(engine: EngineUnderTest): void {
       const ids = eventIds("evt_outage", 100);
       const before = await deliverEvents(urls, ids.slice(0, 50));
       await engine.stopServer();
-      const during = deliverEvents(urls, ids.slice(50));
-      await pause(3000);
+      const answered: number[] = [];
+      const during = deliverEvents(urls, ids.slice(50), { statuses: answered });
+      // Down until the receivers have answered 5xx for it: the outage reached the senders.
+      await expect
+        .poll(() => answered.filter((status) => status >= 500).length, { timeout: 30_000 })
+        .toBeGreaterThan(0);
       await engine.startServer();
       const statuses = [...before, ...(await during)];
-      expect(statuses.filter((status) => status >= 500).length).toBeGreaterThan(0);
+      expect(statuses.filter((status) => status === 200).length).toBe(100);
       await expect.poll(() => uniqueIds(run.handledLog), { timeout: 60_000 }).toBe(100);
       expect(await engine.jobCount("outage")).toBe(100);
     });

@@ -71,9 +71,13 @@ export function eventBody(id: string): string {
   });
 }
 
-/** One delivery as the service sends it: freshly signed, retried (after 5xx, 409 or a refused connection) until 200. */
+/**
+ * One delivery as the service sends it: freshly signed, retried (after 5xx, 409 or a refused connection) until 200,
+ * backing off as a sender does, 10 ms at first and at most 200 ms between attempts, for up to a minute.
+ */
 export async function deliverUntilAccepted(url: string, body: string, statuses: number[]): Promise<void> {
-  for (let attempt = 0; attempt < 600; attempt++) {
+  const giveUpAt = Date.now() + 60_000;
+  for (let backoffMs = 10; Date.now() < giveUpAt; backoffMs = Math.min(backoffMs * 2, 200)) {
     try {
       const response = await fetch(url, {
         method: "POST",
@@ -86,21 +90,21 @@ export async function deliverUntilAccepted(url: string, body: string, statuses: 
     } catch {
       statuses.push(0);
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, backoffMs));
   }
   throw new Error(`${url} never accepted ${body}`);
 }
 
 /**
  * Every event delivered `copies` times at once, the copies spread over the receivers, at most `parallel` deliveries
- * in flight; resolves to every HTTP status answered (0: no answer) once each copy was accepted.
+ * in flight; resolves to every HTTP status answered (0: no answer) once each copy was accepted. Each status is also
+ * pushed to `statuses` as it comes, for a test that waits on them.
  */
 export async function deliverEvents(
   urls: readonly string[],
   ids: readonly string[],
-  { copies = 1, parallel = 64 }: { copies?: number; parallel?: number } = {},
+  { copies = 1, parallel = 64, statuses = [] }: { copies?: number; parallel?: number; statuses?: number[] } = {},
 ): Promise<number[]> {
-  const statuses: number[] = [];
   const jobs = ids.flatMap((id, i) =>
     Array.from({ length: copies }, (_, copy) => ({ id, url: urls[(i + copy) % urls.length] as string })),
   );

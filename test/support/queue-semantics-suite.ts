@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { sign as octokitSign } from "@octokit/webhooks-methods";
 import { createReceiver, type DeliveryContext, type EventMap, sign } from "@tidings/core";
-import type { QueueWorker, WorkerContext } from "@tidings/core/dispatch";
+import type { BatchOptions, Enqueuer, QueueAdmin, QueueWorker, WorkerContext } from "@tidings/core/dispatch";
 import { github } from "@tidings/core/schemes";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventBody, QUEUE_SECRET, tidings } from "./queue-scenarios";
@@ -12,6 +12,39 @@ export interface EnqueueSettings {
   timeoutMs?: number;
 }
 
+/** The enqueue options both engine packages take, under the same names. */
+export interface CommonEnqueueOptions extends EnqueueSettings {
+  keepCompletedSeconds?: number;
+  batch?: BatchOptions | false;
+}
+
+/** What both engine packages' workers expose, besides the handler registry every `QueueWorker` has. */
+export type CommonWorker = QueueWorker & {
+  readonly ready: Promise<void>;
+  readonly engineWorker: object;
+  close(): Promise<void>;
+};
+
+/**
+ * The surface `@tidings/bullmq` and `@tidings/pg-boss` share: each package, imported whole, must be one of these, so
+ * a user moves from one engine to the other by changing the target and the engine's own options, nothing else.
+ */
+export interface QueuePackage<Target, Options extends CommonEnqueueOptions, WorkerOptions> {
+  QUEUE_DEFAULTS: {
+    timeoutMs: number;
+    attempts: number;
+    keepCompletedSeconds: number;
+    keepVerifiedBody: boolean;
+    batch: BatchOptions | false;
+    concurrency: number;
+  };
+  enqueueTo(target: Target, options?: Options): Enqueuer;
+  createWorker(options: WorkerOptions): CommonWorker;
+  jobIdFor(deliveryKey: string): string;
+  /** Async on both: it connects before it resolves. */
+  openQueueAdmin(options: never): Promise<QueueAdmin>;
+}
+
 export interface JobView {
   state: string;
   data: Record<string, unknown>;
@@ -19,15 +52,25 @@ export interface JobView {
   error?: string;
 }
 
-/** One fresh queue of an engine, as the semantics suite drives it. */
-export interface OpenQueue {
+/** What the engine stored with a job, read back from it. */
+export interface StoredJobSettings {
+  attempts: number;
+  keepCompletedSeconds: number;
+}
+
+/** One fresh queue of an engine, as the semantics suite drives it through the package's own functions. */
+export interface OpenQueue<Target, Options, WorkerOptions> {
   name: string;
-  /** `enqueueTo(...)` on this queue, retries without delay. */
-  enqueuer(settings?: EnqueueSettings): (event: object, context: DeliveryContext) => Promise<void>;
-  /** `createWorker(...)` on this queue, quiet logger. */
-  worker(): QueueWorker;
-  jobIdFor(deliveryKey: string): string;
+  /** What `enqueueTo` takes for this queue. */
+  target: Target;
+  /** The engine's options that make retries run without delay. */
+  retryAtOnce: Options;
+  /** `createWorker`'s options for this queue, with a quiet logger. */
+  workerOptions: WorkerOptions;
+  /** Whether the engine's side of the worker (`engineWorker`) takes jobs: not before it started, nor once it stops. */
+  takesJobs(worker: CommonWorker): Promise<boolean>;
   job(id: string): Promise<JobView | undefined>;
+  settingsOf(id: string): Promise<StoredJobSettings | undefined>;
   jobCount(): Promise<number>;
   /** Adds a job that enqueueTo did not write. */
   addStray(id: string): Promise<void>;
@@ -36,9 +79,11 @@ export interface OpenQueue {
   close(): Promise<void>;
 }
 
-export interface EngineSemantics {
+export interface EngineSemantics<Target, Options extends CommonEnqueueOptions, WorkerOptions> {
   name: string;
-  open(): Promise<OpenQueue>;
+  /** The package, imported whole. */
+  pkg: QueuePackage<Target, Options, WorkerOptions>;
+  open(): Promise<OpenQueue<Target, Options, WorkerOptions>>;
   stopServer(): Promise<void>;
   startServer(): Promise<void>;
 }
@@ -53,7 +98,10 @@ function delivery(id: string) {
 const digest = (id: string) => createHash("sha256").update(eventBody(id)).digest("hex");
 
 /** What every engine package must do, on its real engine: enqueue, dedup, bounded enqueue, worker semantics, CLI. */
-export function describeQueueSemantics(engine: EngineSemantics): void {
+export function describeQueueSemantics<Target, Options extends CommonEnqueueOptions, WorkerOptions>(
+  engine: EngineSemantics<Target, Options, WorkerOptions>,
+): void {
+  const { pkg } = engine;
   const closing: { close(): Promise<void> }[] = [];
   afterEach(async () => {
     for (const thing of closing.splice(0)) await thing.close();
@@ -62,10 +110,11 @@ export function describeQueueSemantics(engine: EngineSemantics): void {
   async function open() {
     const queue = await engine.open();
     closing.push(queue);
+    const enqueuer = (settings?: EnqueueSettings) => pkg.enqueueTo(queue.target, { ...queue.retryAtOnce, ...settings });
     const receiver = (settings?: EnqueueSettings) =>
-      createReceiver({ secret: QUEUE_SECRET, logger: quiet }).onAny(queue.enqueuer(settings));
+      createReceiver({ secret: QUEUE_SECRET, logger: quiet }).onAny(enqueuer(settings));
     const worker = () => {
-      const created = queue.worker();
+      const created = pkg.createWorker(queue.workerOptions);
       closing.unshift(created);
       return created;
     };
@@ -73,14 +122,14 @@ export function describeQueueSemantics(engine: EngineSemantics): void {
       await expect.poll(async () => (await queue.job(id))?.state, { timeout: 20_000 }).toMatch(/completed|failed/);
       return (await queue.job(id)) as JobView;
     };
-    return { queue, receiver, worker, settled };
+    return { queue, enqueuer, receiver, worker, settled };
   }
 
   describe(`enqueueTo (${engine.name})`, () => {
     it("adds one job per event, its id from the delivery key, holding the verified event and the body's digest", async () => {
       const { queue, receiver } = await open();
       expect((await receiver().receive(delivery("evt_1"))).status).toBe(200);
-      expect((await queue.job(queue.jobIdFor("event:evt_1")))?.data).toEqual({
+      expect((await queue.job(pkg.jobIdFor("event:evt_1")))?.data).toEqual({
         event: JSON.stringify(JSON.parse(eventBody("evt_1"))),
         type: "message.delivered",
         deliveryKey: "event:evt_1",
@@ -93,7 +142,7 @@ export function describeQueueSemantics(engine: EngineSemantics): void {
     it("keeps the raw body only when asked", async () => {
       const { queue, receiver } = await open();
       await receiver({ keepVerifiedBody: true }).receive(delivery("evt_raw"));
-      const data = (await queue.job(queue.jobIdFor("event:evt_raw")))?.data;
+      const data = (await queue.job(pkg.jobIdFor("event:evt_raw")))?.data;
       expect(Buffer.from(data?.verifiedBody as string, "base64").toString()).toBe(eventBody("evt_raw"));
     });
 
@@ -109,9 +158,12 @@ export function describeQueueSemantics(engine: EngineSemantics): void {
       });
       await expect.poll(() => handled.length, { timeout: 20_000 }).toBe(1);
       expect((await receiver().receive(delivery("evt_dup"))).status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect(handled).toEqual(["event:evt_dup"]);
       expect(await queue.jobCount()).toBe(1);
+      // The worker takes one job at a time, oldest first: once a later event is handled, a second job for the first
+      // would have been handled before it.
+      await receiver().receive(delivery("evt_after"));
+      await expect.poll(() => handled.length, { timeout: 20_000 }).toBe(2);
+      expect(handled).toEqual(["event:evt_dup", "event:evt_after"]);
     });
 
     it("server down: the enqueue gives up after timeoutMs, the Receiver answers 500 and releases its claim", async () => {
@@ -132,13 +184,13 @@ export function describeQueueSemantics(engine: EngineSemantics): void {
       await expect
         .poll(async () => (await receiving.receive(delivery("evt_down"))).status, { timeout: 20_000 })
         .toBe(200);
-      expect(await queue.job(queue.jobIdFor("event:evt_down"))).toBeDefined();
+      expect(await queue.job(pkg.jobIdFor("event:evt_down"))).toBeDefined();
     });
   });
 
   describe(`createWorker (${engine.name})`, () => {
     it("hands each handler the event and its context: type, deliveryKey, attempt, jobId, the body's digest", async () => {
-      const { queue, receiver, worker } = await open();
+      const { receiver, worker } = await open();
       await receiver().receive(delivery("evt_ctx"));
       const seen: [unknown, WorkerContext][] = [];
       worker().on("message.delivered", (event, context) => {
@@ -153,16 +205,16 @@ export function describeQueueSemantics(engine: EngineSemantics): void {
           timestamp: expect.any(Number),
           secretIndex: 0,
           attempt: 1,
-          jobId: queue.jobIdFor("event:evt_ctx"),
+          jobId: pkg.jobIdFor("event:evt_ctx"),
           verifiedBodySha256: digest("evt_ctx"),
         },
       ]);
     });
 
     it("another sender's scheme: a GitHub delivery signed by Octokit reaches the worker's family and action handlers once", async () => {
-      const { queue, worker } = await open();
+      const { queue, enqueuer, worker } = await open();
       const secret = "github queue secret";
-      const receiver = createReceiver({ scheme: github(), secret, logger: quiet }).onAny(queue.enqueuer());
+      const receiver = createReceiver({ scheme: github(), secret, logger: quiet }).onAny(enqueuer());
       const body = JSON.stringify({ action: "opened", issue: { number: 7 } });
       const headers = {
         "x-github-event": "issues",
@@ -189,7 +241,7 @@ export function describeQueueSemantics(engine: EngineSemantics): void {
     });
 
     it("a handler failing twice then succeeding: runs 1, 2, 3, one success, the job completed", async () => {
-      const { queue, receiver, worker, settled } = await open();
+      const { receiver, worker, settled } = await open();
       await receiver().receive(delivery("evt_flaky"));
       const attempts: number[] = [];
       const reported: unknown[] = [];
@@ -201,7 +253,7 @@ export function describeQueueSemantics(engine: EngineSemantics): void {
           succeeded++;
         })
         .onError((_error, info) => reported.push([info.code, info.attempt, info.jobId]));
-      const jobId = queue.jobIdFor("event:evt_flaky");
+      const jobId = pkg.jobIdFor("event:evt_flaky");
       expect((await settled(jobId)).state).toBe("completed");
       expect(attempts).toEqual([1, 2, 3]);
       expect(succeeded).toBe(1);
@@ -212,7 +264,7 @@ export function describeQueueSemantics(engine: EngineSemantics): void {
     });
 
     it("every handler runs even when one fails; the job fails with both errors, and every run runs them all", async () => {
-      const { queue, receiver, worker, settled } = await open();
+      const { receiver, worker, settled } = await open();
       await receiver({ attempts: 2 }).receive(delivery("evt_both"));
       const runs: string[] = [];
       worker()
@@ -224,14 +276,14 @@ export function describeQueueSemantics(engine: EngineSemantics): void {
           runs.push("b");
           throw new Error("b broke");
         });
-      const job = await settled(queue.jobIdFor("event:evt_both"));
+      const job = await settled(pkg.jobIdFor("event:evt_both"));
       expect([job.state, job.error]).toEqual(["failed", "2 handlers failed: a broke; b broke"]);
       expect(runs).toEqual(["a", "b", "a", "b"]);
     });
 
     it("a job that enqueueTo did not write fails with a clear error", async () => {
       const { queue, worker } = await open();
-      const id = queue.jobIdFor("stray");
+      const id = pkg.jobIdFor("stray");
       await queue.addStray(id);
       const errors: unknown[] = [];
       worker().onError((error, info) => errors.push([info.code, (error as Error).message]));
@@ -243,17 +295,64 @@ export function describeQueueSemantics(engine: EngineSemantics): void {
     it("close() lets the running job finish before it resolves", async () => {
       const { queue, receiver, worker } = await open();
       await receiver().receive(delivery("evt_close"));
-      let started = false;
-      let finished = false;
-      const running = worker().onAny(async () => {
-        started = true;
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        finished = true;
+      const steps: string[] = [];
+      const running = worker();
+      running.onAny(async () => {
+        steps.push("started");
+        // Still running once the engine's worker takes no more jobs: close() was called and waits for this run.
+        await expect.poll(() => queue.takesJobs(running), { timeout: 20_000 }).toBe(false);
+        steps.push("finished");
       });
-      await expect.poll(() => started, { timeout: 20_000 }).toBe(true);
+      await expect.poll(() => steps, { timeout: 20_000 }).toEqual(["started"]);
       await running.close();
-      expect(finished).toBe(true);
-      expect((await queue.job(queue.jobIdFor("event:evt_close")))?.state).toBe("completed");
+      steps.push("closed");
+      expect(steps).toEqual(["started", "finished", "closed"]);
+      expect((await queue.job(pkg.jobIdFor("event:evt_close")))?.state).toBe("completed");
+    });
+  });
+
+  describe(`the surface both packages share (${engine.name})`, () => {
+    const context = (deliveryKey: string): DeliveryContext => ({
+      type: "message.delivered",
+      deliveryKey,
+      timestamp: 1,
+      secretIndex: 0,
+      verifiedBody: new Uint8Array(),
+      headers: {},
+    });
+
+    it("QUEUE_DEFAULTS is what the engine stores: attempts, and how long a completed job is kept", async () => {
+      const { queue } = await open();
+      await pkg.enqueueTo(queue.target)({ id: "evt_defaults" }, context("event:evt_defaults"));
+      expect(await queue.settingsOf(pkg.jobIdFor("event:evt_defaults"))).toEqual({
+        attempts: pkg.QUEUE_DEFAULTS.attempts,
+        keepCompletedSeconds: pkg.QUEUE_DEFAULTS.keepCompletedSeconds,
+      });
+      // Both keep a completed job at least as long as a Receiver remembers a delivery (24 h), or dedup would end.
+      expect(pkg.QUEUE_DEFAULTS.keepCompletedSeconds).toBeGreaterThanOrEqual(86_400);
+      await pkg.enqueueTo(queue.target, { ...queue.retryAtOnce, attempts: 2, keepCompletedSeconds: 3600 })(
+        { id: "evt_chosen" },
+        context("event:evt_chosen"),
+      );
+      expect(await queue.settingsOf(pkg.jobIdFor("event:evt_chosen"))).toEqual({
+        attempts: 2,
+        keepCompletedSeconds: 3600,
+      });
+    });
+
+    it("a worker: ready resolves once it takes jobs, engineWorker is the engine's side, close() stops it", async () => {
+      const { queue, enqueuer, worker } = await open();
+      const handled: string[] = [];
+      const created = worker().onAny((_event, { deliveryKey }) => {
+        handled.push(deliveryKey);
+      });
+      await expect(created.ready).resolves.toBeUndefined();
+      expect(created.engineWorker).toBeTypeOf("object");
+      expect(await queue.takesJobs(created)).toBe(true);
+      await enqueuer()({ id: "evt_ready" }, context("event:evt_ready"));
+      await expect.poll(() => handled, { timeout: 20_000 }).toEqual(["event:evt_ready"]);
+      await created.close();
+      expect(await queue.takesJobs(created)).toBe(false);
     });
   });
 
@@ -267,7 +366,7 @@ export function describeQueueSemantics(engine: EngineSemantics): void {
         if (broken) throw new Error("downstream API refused the call");
         handled.push(deliveryKey);
       });
-      const jobId = queue.jobIdFor("event:evt_dead");
+      const jobId = pkg.jobIdFor("event:evt_dead");
       expect((await settled(jobId)).state).toBe("failed");
       const target = [...queue.cliTarget, "--queue", queue.name];
       const failed = await tidings(["queue", "failed", ...target]);

@@ -30,7 +30,7 @@ export function openBullmq(): EngineClient {
       if (kind === "ours") {
         const worker = createWorker({ queue: name, connection, concurrency });
         worker.onAny(handler);
-        await worker.worker.waitUntilReady();
+        await worker.ready;
         return;
       }
       const worker = new Worker(name, async (job: Job) => handler(job.data.event), { connection, concurrency });

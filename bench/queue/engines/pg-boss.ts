@@ -3,7 +3,13 @@ import { type Job, PgBoss } from "pg-boss";
 import type { EngineClient } from "./engine";
 
 /** What `enqueueTo` sets by default, written out as a hand-written route would. */
-const SEND_OPTIONS = { retryLimit: 4, retryDelay: 1, retryBackoff: true };
+const SEND_OPTIONS = {
+  retryLimit: 4,
+  retryDelay: 1,
+  retryBackoff: true,
+  expireInSeconds: 900,
+  deleteAfterSeconds: 604_800,
+};
 /** pg-boss's least: a worker that finds fewer jobs than it asked for waits this long before it polls again. */
 const POLLING_INTERVAL_SECONDS = 0.5;
 
@@ -13,7 +19,7 @@ export async function openPgBoss(): Promise<EngineClient> {
   boss.on("error", (error) => console.error("[bench] pg-boss:", error));
   await boss.start();
   return {
-    enqueueTo: (name, options) => enqueueTo(boss, name, options),
+    enqueueTo: (name, options) => enqueueTo({ boss, queue: name }, options),
     async idealSender(name) {
       await boss.createQueue(name);
       return (job) => boss.send(name, job, { ...SEND_OPTIONS, id: jobIdFor(job.deliveryKey) });

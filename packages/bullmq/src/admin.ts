@@ -95,6 +95,14 @@ async function queueNames(connection: Redis, prefix: string): Promise<string[]> 
  * writes nothing but retries (not even the queue's meta key, so a misspelled name stays unknown), does not reconnect
  * and tries each command once. Rejects with a `QueueAdminError`: `unreachable` (Redis did not answer),
  * `unknown_queue`; an operation whose connection dropped rejects with `connection_lost`.
+ *
+ * @example
+ * const admin = await openQueueAdmin({ redis: "redis://127.0.0.1:6379", queue: "deliveries" });
+ * try {
+ *   console.log(await admin.stats());
+ * } finally {
+ *   await admin.close();
+ * }
  */
 export async function openQueueAdmin({ redis, queue: name, prefix = "bull" }: QueueAdminOptions): Promise<QueueAdmin> {
   const where = withoutCredentials(redis);

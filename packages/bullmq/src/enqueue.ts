@@ -1,12 +1,11 @@
 import { type BatchOptions, createEnqueuer, type Enqueuer, type QueuedDelivery } from "@tidings/core/dispatch";
 import type { BackoffOptions, JobsOptions } from "bullmq";
+import { QUEUE_DEFAULTS } from "./defaults";
 import { jobIdFor } from "./job-id";
 
+/** How `enqueueTo` writes jobs; each default is in {@link QUEUE_DEFAULTS}. */
 export interface EnqueueOptions {
-  /**
-   * An enqueue slower than this (checked to within an eighth of it) fails, so the Receiver answers 5xx and the sender
-   * retries. Default 5000 ms.
-   */
+  /** An enqueue slower than this fails, so the Receiver answers 5xx and the sender retries. Default 5000 ms. */
   timeoutMs?: number;
   /** Runs of a job before it stays in the failed set. Default 5. */
   attempts?: number;
@@ -28,15 +27,7 @@ export interface EnqueueOptions {
   batch?: BatchOptions | false;
 }
 
-export const ENQUEUE_DEFAULTS = {
-  timeoutMs: 5000,
-  attempts: 5,
-  backoff: { type: "exponential", delay: 1000 },
-  keepCompletedSeconds: 86_400,
-  batch: false,
-} as const satisfies EnqueueOptions;
-
-/** The part of a BullMQ `Queue` that enqueueing uses. */
+/** Where `enqueueTo` adds jobs: the part of a BullMQ `Queue` it uses. */
 export interface EnqueueTarget {
   readonly name: string;
   add(name: string, data: QueuedDelivery, options: JobsOptions): Promise<unknown>;
@@ -45,15 +36,19 @@ export interface EnqueueTarget {
 
 /**
  * A Receiver handler that adds one BullMQ job per event, its id derived from the delivery key, and resolves once
- * Redis has stored it: `receiver.onAny(enqueueTo(queue))`. With `batch`, deliveries that arrive together share one
- * `addBulk`. A failed or slow enqueue throws, so the Receiver
- * answers 5xx, releases its claim and the sender retries; nothing is acknowledged that is not enqueued.
+ * Redis has stored it. With `batch`, deliveries that arrive together share one `addBulk`. A failed or slow enqueue
+ * throws, so the Receiver answers 5xx, releases its claim and the sender retries; nothing is acknowledged that is not
+ * enqueued.
+ *
+ * @example
+ * const queue = new Queue("deliveries", { connection: { host: "127.0.0.1", port: 6379 } });
+ * receiver.onAny(enqueueTo(queue, { attempts: 10 }));
  */
 export function enqueueTo(queue: EnqueueTarget, options: EnqueueOptions = {}): Enqueuer {
   const jobOptions: JobsOptions = {
-    attempts: options.attempts ?? ENQUEUE_DEFAULTS.attempts,
-    backoff: options.backoff ?? ENQUEUE_DEFAULTS.backoff,
-    removeOnComplete: { age: options.keepCompletedSeconds ?? ENQUEUE_DEFAULTS.keepCompletedSeconds },
+    attempts: options.attempts ?? QUEUE_DEFAULTS.attempts,
+    backoff: options.backoff ?? QUEUE_DEFAULTS.backoff,
+    removeOnComplete: { age: options.keepCompletedSeconds ?? QUEUE_DEFAULTS.keepCompletedSeconds },
     removeOnFail: false,
   };
   return createEnqueuer({
@@ -65,9 +60,9 @@ export function enqueueTo(queue: EnqueueTarget, options: EnqueueOptions = {}): E
       queue.addBulk(
         jobs.map(({ data, jobId, context }) => ({ name: context.type, data, opts: { ...jobOptions, jobId } })),
       ),
-    batch: options.batch ?? ENQUEUE_DEFAULTS.batch,
-    timeoutMs: options.timeoutMs ?? ENQUEUE_DEFAULTS.timeoutMs,
-    keepVerifiedBody: options.keepVerifiedBody ?? false,
+    batch: options.batch ?? QUEUE_DEFAULTS.batch,
+    timeoutMs: options.timeoutMs ?? QUEUE_DEFAULTS.timeoutMs,
+    keepVerifiedBody: options.keepVerifiedBody ?? QUEUE_DEFAULTS.keepVerifiedBody,
     describe: (deliveryKey) => `Adding the job for ${deliveryKey} to BullMQ queue ${queue.name}`,
   });
 }

@@ -17,6 +17,7 @@ export {
   queueCounts,
   retryFailed,
 } from "./admin";
-export { ENQUEUE_DEFAULTS, type EnqueueOptions, type EnqueueTarget, enqueueTo } from "./enqueue";
+export { QUEUE_DEFAULTS } from "./defaults";
+export { type EnqueueOptions, type EnqueueTarget, enqueueTo } from "./enqueue";
 export { jobIdFor } from "./job-id";
 export { type CreateWorkerOptions, createWorker, DeliveryWorker } from "./worker";

@@ -1,21 +1,27 @@
 import type { EventMap, MessageEvents } from "@tidings/core";
 import { QueueWorker, type QueueWorkerOptions } from "@tidings/core/dispatch";
 import { DelayedError, type Job, Worker, type WorkerOptions } from "bullmq";
+import { QUEUE_DEFAULTS } from "./defaults";
 
 export interface CreateWorkerOptions<Events extends EventMap = MessageEvents>
   extends WorkerOptions,
     QueueWorkerOptions<Events> {
-  /** The queue `enqueueTo` adds to. */
+  /** The name of the queue `enqueueTo` adds to. */
   queue: string;
+  /** Jobs run at once. Default 1. */
+  concurrency?: number;
 }
 
 /** A BullMQ worker that runs each job's delivery through the same typed handlers as a Receiver. */
 export class DeliveryWorker<Events extends EventMap = MessageEvents> extends QueueWorker<Events> {
-  /** The underlying BullMQ Worker, for its events (`completed`, `failed`, `error`…). */
-  readonly worker: Worker;
+  /** BullMQ's side of this worker: its `Worker`, for its events (`completed`, `failed`, `error`…). */
+  readonly engineWorker: Worker;
+  /** Resolves once the worker is connected to Redis and takes jobs. */
+  readonly ready: Promise<void>;
 
   constructor({
     queue,
+    concurrency = QUEUE_DEFAULTS.concurrency,
     logger,
     order,
     store,
@@ -26,7 +32,7 @@ export class DeliveryWorker<Events extends EventMap = MessageEvents> extends Que
   }: CreateWorkerOptions<Events>) {
     super({ logger, order, store, orderWaitMs, leaseMs, doneTtlMs }, { system: "bullmq", queue });
     // attemptsStarted counts every run, a rerun after the worker died included; attemptsMade only failed ones.
-    this.worker = new Worker(
+    this.engineWorker = new Worker(
       queue,
       async (job: Job, token?: string) => {
         const attempt = Math.max(job.attemptsStarted, job.attemptsMade + 1);
@@ -35,17 +41,27 @@ export class DeliveryWorker<Events extends EventMap = MessageEvents> extends Que
         await job.moveToDelayed(Date.now() + this.deferMs, token);
         throw new DelayedError();
       },
-      workerOptions,
+      { ...workerOptions, concurrency },
     );
+    this.ready = this.engineWorker.waitUntilReady().then(() => undefined);
+    // A connection that fails is reported as the Worker's `error` event; only a close before it connected rejects.
+    this.ready.catch(() => {});
   }
 
   /** Stops taking jobs and resolves once the running ones have finished. */
   close(): Promise<void> {
-    return this.worker.close();
+    return this.engineWorker.close();
   }
 }
 
-/** Starts a worker on the queue; register handlers right away (`worker.on(type, handler)`), before any await. */
+/**
+ * Starts a worker on the queue; register handlers right away (`worker.on(type, handler)`), before any await.
+ *
+ * @example
+ * const worker = createWorker<MessageEvents>({ queue: "deliveries", connection: { host: "127.0.0.1", port: 6379 } });
+ * worker.on("message.delivered", async (event, context) => console.log(event.data.id, context.attempt));
+ * await worker.ready;
+ */
 export function createWorker<Events extends EventMap = MessageEvents>(
   options: CreateWorkerOptions<Events>,
 ): DeliveryWorker<Events> {

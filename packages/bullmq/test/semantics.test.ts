@@ -2,7 +2,16 @@ import { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeQueueSemantics } from "../../../test/support/queue-semantics-suite";
 import { RedisServer } from "../../../test/support/redis-server";
-import { createWorker, ENQUEUE_DEFAULTS, enqueueTo, jobIdFor } from "../src";
+import * as bullmq from "../src";
+import {
+  type CreateWorkerOptions,
+  type DeliveryWorker,
+  type EnqueueOptions,
+  type EnqueueTarget,
+  enqueueTo,
+  jobIdFor,
+  QUEUE_DEFAULTS,
+} from "../src";
 
 let redis: RedisServer;
 let queues = 0;
@@ -17,24 +26,32 @@ afterAll(async () => {
 const connection = () => ({ host: "127.0.0.1", port: redis.port });
 const quiet = { error() {} };
 
-describeQueueSemantics({
+describeQueueSemantics<EnqueueTarget, EnqueueOptions, CreateWorkerOptions>({
   name: "BullMQ",
+  pkg: bullmq,
   async open() {
     const queue = new Queue(`q${++queues}`, { connection: connection() });
     queue.on("error", () => {}); // reconnection attempts while Redis is stopped
     return {
       name: queue.name,
-      enqueuer: (settings) => enqueueTo(queue, { backoff: { type: "fixed", delay: 10 }, ...settings }),
-      worker() {
-        const worker = createWorker({ queue: queue.name, connection: connection(), logger: quiet });
-        worker.worker.on("error", () => {});
-        return worker;
+      target: queue,
+      retryAtOnce: { backoff: { type: "fixed", delay: 10 } },
+      workerOptions: { queue: queue.name, connection: connection(), logger: quiet },
+      async takesJobs(worker) {
+        const { engineWorker } = worker as DeliveryWorker;
+        engineWorker.on("error", () => {}); // reconnection attempts while Redis is stopped
+        return engineWorker.isRunning() && engineWorker.closing === undefined;
       },
-      jobIdFor,
       async job(id) {
         const job = await queue.getJob(id);
         if (!job) return undefined;
         return { state: await job.getState(), data: job.data, error: job.failedReason };
+      },
+      async settingsOf(id) {
+        const job = await queue.getJob(id);
+        if (!job) return undefined;
+        const { attempts, removeOnComplete } = job.opts;
+        return { attempts: attempts as number, keepCompletedSeconds: (removeOnComplete as { age: number }).age };
       },
       jobCount: async () => Object.values(await queue.getJobCounts()).reduce((sum, count) => sum + count, 0),
       addStray: async (id) => {
@@ -55,7 +72,7 @@ describe("BullMQ specifics", () => {
     expect(jobIdFor("event:a%3Ab")).not.toBe(jobIdFor("event:a:b"));
   });
 
-  it("jobs keep the documented defaults: 5 attempts, exponential backoff, completed kept 24 h, failed kept", async () => {
+  it("jobs get QUEUE_DEFAULTS' backoff, and failed jobs are kept, as BullMQ stores them", async () => {
     const queue = new Queue(`q${++queues}`, { connection: connection() });
     const context = {
       type: "message.sent",
@@ -68,11 +85,27 @@ describe("BullMQ specifics", () => {
     await enqueueTo(queue)({ id: "evt_opts" }, context);
     const job = await queue.getJob(jobIdFor("event:evt_opts"));
     expect(job?.opts).toMatchObject({
-      attempts: ENQUEUE_DEFAULTS.attempts,
-      backoff: ENQUEUE_DEFAULTS.backoff,
-      removeOnComplete: { age: 86_400 },
+      attempts: QUEUE_DEFAULTS.attempts,
+      backoff: QUEUE_DEFAULTS.backoff,
+      removeOnComplete: { age: QUEUE_DEFAULTS.keepCompletedSeconds },
       removeOnFail: false,
     });
     await queue.close();
+  });
+
+  it("a worker runs QUEUE_DEFAULTS.concurrency jobs at once unless told otherwise", async () => {
+    const worker = bullmq.createWorker({
+      queue: "q",
+      connection: { ...connection(), lazyConnect: true },
+      autorun: false,
+    });
+    const chosen = bullmq.createWorker({
+      queue: "q",
+      connection: { ...connection(), lazyConnect: true },
+      autorun: false,
+      concurrency: 4,
+    });
+    expect([worker.engineWorker.concurrency, chosen.engineWorker.concurrency]).toEqual([QUEUE_DEFAULTS.concurrency, 4]);
+    await Promise.all([worker.close(), chosen.close()]);
   });
 });

@@ -13,11 +13,13 @@ import {
 import { PgBoss } from "pg-boss";
 import { jobIdFor } from "./job-id";
 
-/** The part of a started `PgBoss` instance that the operations below use. */
-export type InspectedBoss = Pick<PgBoss, "getDb" | "retry">;
-
-export interface InspectOptions {
-  /** pg-boss's schema, if you changed it. Default `"pgboss"`. */
+/**
+ * The queue the operations below read: your started PgBoss (the part of it they use), the queue's name, and pg-boss's
+ * schema if you changed it (default `"pgboss"`).
+ */
+export interface InspectedQueue {
+  boss: Pick<PgBoss, "getDb" | "retry">;
+  queue: string;
   schema?: string;
 }
 
@@ -30,22 +32,18 @@ interface FailedRow {
   completed_on: Date | null;
 }
 
-function jobTable({ schema = "pgboss" }: InspectOptions): string {
+function jobTable({ schema = "pgboss" }: { schema?: string }): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(schema)) throw new TypeError(`Not a plain schema name: ${schema}`);
   return `"${schema}".job`;
 }
 
 /** Jobs that used up their attempts, oldest first: id, event type, runs, last error. */
-export async function listFailed(
-  boss: InspectedBoss,
-  queue: string,
-  limit = 100,
-  options: InspectOptions = {},
-): Promise<FailedDelivery[]> {
+export async function listFailed(target: InspectedQueue, limit = 100): Promise<FailedDelivery[]> {
+  const { boss, queue } = target;
   const { rows } = await boss.getDb().executeSql(
     `SELECT id, data->>'type' AS type, data->>'deliveryKey' AS delivery_key, retry_count,
             COALESCE(output->>'message', output::text) AS error, completed_on
-       FROM ${jobTable(options)} WHERE name = $1 AND state = 'failed' ORDER BY completed_on LIMIT $2`,
+       FROM ${jobTable(target)} WHERE name = $1 AND state = 'failed' ORDER BY completed_on LIMIT $2`,
     [queue, limit],
   );
   return (rows as FailedRow[]).map((row) => ({
@@ -59,17 +57,13 @@ export async function listFailed(
 }
 
 /** Moves failed jobs back to the queue for one more run each; resolves to how many moved. */
-export async function retryFailed(
-  boss: InspectedBoss,
-  queue: string,
-  ids: readonly string[] | "all",
-  options: InspectOptions = {},
-): Promise<number> {
+export async function retryFailed(target: InspectedQueue, ids: readonly string[] | "all"): Promise<number> {
+  const { boss, queue } = target;
   const wanted = ids === "all" ? "" : "AND id::text = ANY($2::text[])";
   const { rows } = await boss
     .getDb()
     .executeSql(
-      `SELECT id FROM ${jobTable(options)} WHERE name = $1 AND state = 'failed' ${wanted}`,
+      `SELECT id FROM ${jobTable(target)} WHERE name = $1 AND state = 'failed' ${wanted}`,
       ids === "all" ? [queue] : [queue, ids],
     );
   const failed = (rows as { id: string }[]).map((row) => row.id);
@@ -78,17 +72,14 @@ export async function retryFailed(
 }
 
 /** The queue's jobs by state: waiting, delayed, active, completed, failed, cancelled. */
-export async function queueCounts(
-  boss: InspectedBoss,
-  queue: string,
-  options: InspectOptions = {},
-): Promise<QueueCounts> {
+export async function queueCounts(target: InspectedQueue): Promise<QueueCounts> {
+  const { boss, queue } = target;
   // pg-boss's `created` and `retry` jobs both wait; those whose start_after is ahead wait for later.
   const { rows } = await boss.getDb().executeSql(
     `SELECT CASE WHEN state IN ('created', 'retry') AND start_after > now() THEN 'delayed'
                  WHEN state IN ('created', 'retry') THEN 'waiting' ELSE state::text END AS state,
             count(*)::int AS count
-       FROM ${jobTable(options)} WHERE name = $1 GROUP BY 1`,
+       FROM ${jobTable(target)} WHERE name = $1 GROUP BY 1`,
     [queue],
   );
   const by = new Map((rows as { state: string; count: number }[]).map((row) => [row.state, row.count]));
@@ -106,27 +97,25 @@ export async function queueCounts(
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The job with this id, or else the job of this delivery key. */
-export async function findJob(
-  boss: InspectedBoss,
-  queue: string,
-  idOrDeliveryKey: string,
-  options: InspectOptions = {},
-): Promise<FoundJob | undefined> {
+export async function findJob(target: InspectedQueue, idOrDeliveryKey: string): Promise<FoundJob | undefined> {
+  const { boss, queue } = target;
   for (const id of [idOrDeliveryKey, jobIdFor(idOrDeliveryKey)]) {
     if (!UUID.test(id)) continue;
     const { rows } = await boss
       .getDb()
-      .executeSql(`SELECT id, state::text AS state FROM ${jobTable(options)} WHERE name = $1 AND id = $2`, [queue, id]);
+      .executeSql(`SELECT id, state::text AS state FROM ${jobTable(target)} WHERE name = $1 AND id = $2`, [queue, id]);
     const [row] = rows as { id: string; state: string }[];
     if (row) return { jobId: row.id, state: row.state };
   }
   return undefined;
 }
 
-export interface QueueAdminOptions extends InspectOptions {
+export interface QueueAdminOptions {
   /** A PostgreSQL URL: `postgres://user:password@host:5432/app`. */
   postgres: string;
   queue: string;
+  /** pg-boss's schema, if you changed it. Default `"pgboss"`. */
+  schema?: string;
 }
 
 const ENGINE = "pg-boss";
@@ -176,11 +165,18 @@ async function startFailure(boss: PgBoss, where: string, schema: string, error: 
  * instance registered. Rejects with a `QueueAdminError`: `unreachable`, `no_schema`, `schema_version` (the schema is
  * at another version than the installed pg-boss works with), `unknown_queue`; an operation whose connection dropped
  * rejects with `connection_lost`.
+ *
+ * @example
+ * const admin = await openQueueAdmin({ postgres: process.env.DATABASE_URL!, queue: "deliveries" });
+ * try {
+ *   console.log(await admin.stats());
+ * } finally {
+ *   await admin.close();
+ * }
  */
 export async function openQueueAdmin({ postgres, queue, schema = "pgboss" }: QueueAdminOptions): Promise<QueueAdmin> {
   const where = withoutCredentials(postgres);
-  const options = { schema };
-  jobTable(options); // a schema name that is not plain is a TypeError before anything connects
+  jobTable({ schema }); // a schema name that is not plain is a TypeError before anything connects
   const boss = new PgBoss({
     connectionString: postgres,
     schema,
@@ -210,13 +206,14 @@ export async function openQueueAdmin({ postgres, queue, schema = "pgboss" }: Que
     await close();
     throw error;
   }
+  const target: InspectedQueue = { boss, queue, schema };
   return {
     engine: ENGINE,
     queue,
-    failed: guard((limit?: number) => listFailed(boss, queue, limit, options)),
-    find: guard((idOrDeliveryKey: string) => findJob(boss, queue, idOrDeliveryKey, options)),
-    retry: guard((ids: readonly string[] | "all") => retryFailed(boss, queue, ids, options)),
-    stats: guard(() => queueCounts(boss, queue, options)),
+    failed: guard((limit?: number) => listFailed(target, limit)),
+    find: guard((idOrDeliveryKey: string) => findJob(target, idOrDeliveryKey)),
+    retry: guard((ids: readonly string[] | "all") => retryFailed(target, ids)),
+    stats: guard(() => queueCounts(target)),
     close,
   };
 }

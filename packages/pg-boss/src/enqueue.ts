@@ -1,18 +1,11 @@
-import {
-  BATCH_DEFAULTS,
-  type BatchOptions,
-  createEnqueuer,
-  type Enqueuer,
-  type QueuedDelivery,
-} from "@tidings/core/dispatch";
+import { type BatchOptions, createEnqueuer, type Enqueuer, type QueuedDelivery } from "@tidings/core/dispatch";
 import type { JobInsert, PgBoss, SendOptions } from "pg-boss";
+import { QUEUE_DEFAULTS } from "./defaults";
 import { jobIdFor } from "./job-id";
 
+/** How `enqueueTo` writes jobs; each default is in {@link QUEUE_DEFAULTS}. */
 export interface EnqueueOptions {
-  /**
-   * An enqueue slower than this (checked to within an eighth of it) fails, so the Receiver answers 5xx and the sender
-   * retries. Default 5000 ms.
-   */
+  /** An enqueue slower than this fails, so the Receiver answers 5xx and the sender retries. Default 5000 ms. */
   timeoutMs?: number;
   /** Runs of a job before it stays failed. Default 5. */
   attempts?: number;
@@ -23,9 +16,9 @@ export interface EnqueueOptions {
   /** A run still active after this long is failed and retried: how a dead worker's job runs again. Default 900. */
   expireInSeconds?: number;
   /**
-   * How long completed and failed jobs are kept, in seconds. A job id refuses a duplicate only while its row exists,
-   * so keep it at least as long as the Receiver remembers deliveries (`doneTtlMs`, 24 h by default). Default
-   * pg-boss's, 7 days.
+   * How long completed and failed jobs are kept, in seconds (`deleteAfterSeconds`). A job id refuses a duplicate only
+   * while its row exists, so keep it at least as long as the Receiver remembers deliveries (`doneTtlMs`, 24 h by
+   * default). Default 604 800, a week.
    */
   keepCompletedSeconds?: number;
   /** Also put the verified body bytes in the job (base64). Off by default: the body may hold personal data. */
@@ -38,31 +31,30 @@ export interface EnqueueOptions {
   batch?: BatchOptions | false;
 }
 
-export const ENQUEUE_DEFAULTS = {
-  timeoutMs: 5000,
-  attempts: 5,
-  retryDelaySeconds: 1,
-  retryBackoff: true,
-  batch: BATCH_DEFAULTS,
-} as const satisfies EnqueueOptions;
-
-/** The part of a `PgBoss` instance that enqueueing uses. */
-export type EnqueueTarget = Pick<PgBoss, "send" | "insert" | "createQueue">;
+/** Where `enqueueTo` sends jobs: your started PgBoss (the part of it enqueueing uses) and the queue's name. */
+export interface EnqueueTarget {
+  boss: Pick<PgBoss, "send" | "insert" | "createQueue">;
+  queue: string;
+}
 
 /**
  * A Receiver handler that sends one pg-boss job per event, its id derived from the delivery key, and resolves once
- * PostgreSQL has stored it: `receiver.onAny(enqueueTo(boss, "deliveries"))`. Creates the queue if it does not exist.
- * Deliveries that arrive together share one `insert`.
- * A failed or slow enqueue throws, so the Receiver answers 5xx, releases its claim and the sender retries.
+ * PostgreSQL has stored it. Creates the queue if it does not exist. Deliveries that arrive together share one
+ * `insert`. A failed or slow enqueue throws, so the Receiver answers 5xx, releases its claim and the sender retries.
+ *
+ * @example
+ * const boss = new PgBoss(process.env.DATABASE_URL!);
+ * await boss.start();
+ * receiver.onAny(enqueueTo({ boss, queue: "deliveries" }, { attempts: 10 }));
  */
-export function enqueueTo(boss: EnqueueTarget, queue: string, options: EnqueueOptions = {}): Enqueuer {
-  // The same fields for send and insert.
+export function enqueueTo({ boss, queue }: EnqueueTarget, options: EnqueueOptions = {}): Enqueuer {
+  // The same fields for send and insert, every one of them set, so no queue policy stands in for a default.
   const jobOptions = {
-    retryLimit: (options.attempts ?? ENQUEUE_DEFAULTS.attempts) - 1,
-    retryDelay: options.retryDelaySeconds ?? ENQUEUE_DEFAULTS.retryDelaySeconds,
-    retryBackoff: options.retryBackoff ?? ENQUEUE_DEFAULTS.retryBackoff,
-    ...(options.expireInSeconds === undefined ? {} : { expireInSeconds: options.expireInSeconds }),
-    ...(options.keepCompletedSeconds === undefined ? {} : { deleteAfterSeconds: options.keepCompletedSeconds }),
+    retryLimit: (options.attempts ?? QUEUE_DEFAULTS.attempts) - 1,
+    retryDelay: options.retryDelaySeconds ?? QUEUE_DEFAULTS.retryDelaySeconds,
+    retryBackoff: options.retryBackoff ?? QUEUE_DEFAULTS.retryBackoff,
+    expireInSeconds: options.expireInSeconds ?? QUEUE_DEFAULTS.expireInSeconds,
+    deleteAfterSeconds: options.keepCompletedSeconds ?? QUEUE_DEFAULTS.keepCompletedSeconds,
   } satisfies SendOptions;
   let created: Promise<void> | undefined;
   const queueCreated = () =>
@@ -88,9 +80,9 @@ export function enqueueTo(boss: EnqueueTarget, queue: string, options: EnqueueOp
     jobIdFor,
     write: send,
     writeBatch: insert,
-    batch: options.batch ?? ENQUEUE_DEFAULTS.batch,
-    timeoutMs: options.timeoutMs ?? ENQUEUE_DEFAULTS.timeoutMs,
-    keepVerifiedBody: options.keepVerifiedBody ?? false,
+    batch: options.batch ?? QUEUE_DEFAULTS.batch,
+    timeoutMs: options.timeoutMs ?? QUEUE_DEFAULTS.timeoutMs,
+    keepVerifiedBody: options.keepVerifiedBody ?? QUEUE_DEFAULTS.keepVerifiedBody,
     describe: (deliveryKey) => `Sending the job for ${deliveryKey} to pg-boss queue ${queue}`,
   });
 }

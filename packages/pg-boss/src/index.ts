@@ -10,14 +10,14 @@ export {
 } from "@tidings/core/dispatch";
 export {
   findJob,
-  type InspectedBoss,
-  type InspectOptions,
+  type InspectedQueue,
   listFailed,
   openQueueAdmin,
   type QueueAdminOptions,
   queueCounts,
   retryFailed,
 } from "./admin";
-export { ENQUEUE_DEFAULTS, type EnqueueOptions, type EnqueueTarget, enqueueTo } from "./enqueue";
+export { QUEUE_DEFAULTS } from "./defaults";
+export { type EnqueueOptions, type EnqueueTarget, enqueueTo } from "./enqueue";
 export { jobIdFor } from "./job-id";
-export { type CreateWorkerOptions, createWorker, DeliveryWorker } from "./worker";
+export { type CreateWorkerOptions, createWorker, DeliveryWorker, type PgBossWork, type WorkerBoss } from "./worker";

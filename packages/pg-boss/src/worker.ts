@@ -1,16 +1,28 @@
 import type { EventMap, MessageEvents } from "@tidings/core";
 import { QueueWorker, type QueueWorkerOptions } from "@tidings/core/dispatch";
 import type { Job, JobResult, PgBoss, WorkOptions } from "pg-boss";
+import { QUEUE_DEFAULTS } from "./defaults";
 import { jobIdFor } from "./job-id";
 
 type EngineWorkOptions = Omit<WorkOptions, "batchSize" | "localConcurrency" | "perJobResults" | "transactional">;
+
+/** The part of a started PgBoss that a worker uses. */
+export type WorkerBoss = Pick<PgBoss, "createQueue" | "work" | "offWork" | "send">;
+
+/** pg-boss's side of a worker: the PgBoss it polls with, the queue, and the id `boss.work()` gave it. */
+export interface PgBossWork {
+  readonly boss: WorkerBoss;
+  readonly queue: string;
+  /** For `boss.notifyWorker(id)` or to find it in `boss.getWipData()`; `undefined` until `ready`. */
+  readonly id: string | undefined;
+}
 
 export interface CreateWorkerOptions<Events extends EventMap = MessageEvents>
   extends QueueWorkerOptions<Events>,
     EngineWorkOptions {
   /** Your started PgBoss instance. */
-  boss: Pick<PgBoss, "createQueue" | "work" | "offWork" | "send">;
-  /** The queue `enqueueTo` sends to. */
+  boss: WorkerBoss;
+  /** The name of the queue `enqueueTo` sends to. */
   queue: string;
   /**
    * Jobs run at once: each fetch takes up to this many, runs them together and settles each on its own; the next
@@ -21,14 +33,16 @@ export interface CreateWorkerOptions<Events extends EventMap = MessageEvents>
 
 /** A pg-boss worker that runs each job's delivery through the same typed handlers as a Receiver. */
 export class DeliveryWorker<Events extends EventMap = MessageEvents> extends QueueWorker<Events> {
-  /** Resolves once the worker polls the queue (created if missing); rejects if it could not start. */
+  /** pg-boss's side of this worker: its PgBoss, its queue and its worker id. */
+  readonly engineWorker: PgBossWork;
+  /** Resolves once the worker polls the queue (created if missing); rejects, and logs, if it could not start. */
   readonly ready: Promise<void>;
   readonly #stop: () => Promise<void>;
 
   constructor({
     boss,
     queue,
-    concurrency = 1,
+    concurrency = QUEUE_DEFAULTS.concurrency,
     logger,
     order,
     store,
@@ -62,7 +76,17 @@ export class DeliveryWorker<Events extends EventMap = MessageEvents> extends Que
     const workId = boss
       .createQueue(queue)
       .then(() => boss.work<unknown>(queue, options, (jobs) => Promise.all(jobs.map(settle))));
-    this.ready = workId.then(() => undefined);
+    let id: string | undefined;
+    this.engineWorker = {
+      boss,
+      queue,
+      get id() {
+        return id;
+      },
+    };
+    this.ready = workId.then((started) => {
+      id = started;
+    });
     this.ready.catch((error: unknown) =>
       (logger ?? console).error("[tidings] the pg-boss worker did not start", error),
     );
@@ -81,7 +105,14 @@ function errorOutput(error: unknown): { message: string; name?: string; stack?: 
   return { message: error.message, name: error.name, ...(error.stack ? { stack: error.stack } : {}) };
 }
 
-/** Starts a worker on the queue; register handlers right away (`worker.on(type, handler)`), before any await. */
+/**
+ * Starts a worker on the queue; register handlers right away (`worker.on(type, handler)`), before any await.
+ *
+ * @example
+ * const worker = createWorker<MessageEvents>({ boss, queue: "deliveries", concurrency: 8 });
+ * worker.on("message.delivered", async (event, context) => console.log(event.data.id, context.attempt));
+ * await worker.ready;
+ */
 export function createWorker<Events extends EventMap = MessageEvents>(
   options: CreateWorkerOptions<Events>,
 ): DeliveryWorker<Events> {

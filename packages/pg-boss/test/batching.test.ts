@@ -30,7 +30,7 @@ describeBatching({
   async open() {
     const name = `batch${++queues}`;
     return {
-      enqueuer: (settings) => enqueueTo(boss, name, settings),
+      enqueuer: (settings) => enqueueTo({ boss, queue: name }, settings),
       jobIdFor,
       async stored(jobId) {
         const { rows } = await reader.query("SELECT 1 FROM pgboss.job WHERE name = $1 AND id = $2", [name, jobId]);

@@ -2,7 +2,16 @@ import { PgBoss } from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresServer } from "../../../test/support/postgres-server";
 import { describeQueueSemantics } from "../../../test/support/queue-semantics-suite";
-import { createWorker, enqueueTo, jobIdFor } from "../src";
+import * as pgBoss from "../src";
+import {
+  type CreateWorkerOptions,
+  type DeliveryWorker,
+  type EnqueueOptions,
+  type EnqueueTarget,
+  enqueueTo,
+  jobIdFor,
+  QUEUE_DEFAULTS,
+} from "../src";
 
 let postgres: PostgresServer;
 let boss: PgBoss;
@@ -19,21 +28,31 @@ afterAll(async () => {
   await postgres.stop();
 });
 
-describeQueueSemantics({
+describeQueueSemantics<EnqueueTarget, EnqueueOptions, CreateWorkerOptions>({
   name: "pg-boss",
+  pkg: pgBoss,
   async open() {
     const name = `q${++queues}`;
     await boss.createQueue(name);
     return {
       name,
-      enqueuer: (settings) => enqueueTo(boss, name, { retryDelaySeconds: 0, ...settings }),
-      worker: () => createWorker({ boss, queue: name, pollingIntervalSeconds: 0.5, logger: { error() {} } }),
-      jobIdFor,
+      target: { boss, queue: name },
+      retryAtOnce: { retryDelaySeconds: 0 },
+      workerOptions: { boss, queue: name, pollingIntervalSeconds: 0.5, logger: { error() {} } },
+      async takesJobs(worker) {
+        const { id } = (worker as DeliveryWorker).engineWorker;
+        return boss.getWipData().some((work) => work.workId === id && work.state !== "stopping");
+      },
       async job(id) {
         const job = await boss.getJobById<Record<string, unknown>>(name, id);
         if (!job) return undefined;
         const error = (job.output as { message?: string } | null)?.message;
         return { state: job.state, data: job.data, ...(error === undefined ? {} : { error }) };
+      },
+      async settingsOf(id) {
+        const job = await boss.getJobById(name, id);
+        if (!job) return undefined;
+        return { attempts: job.retryLimit + 1, keepCompletedSeconds: job.deleteAfterSeconds };
       },
       async jobCount() {
         const { rows } = await boss
@@ -58,5 +77,50 @@ describe("pg-boss specifics", () => {
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(jobIdFor("event:evt_1")).toBe(id);
     expect(jobIdFor("event:evt_2")).not.toBe(id);
+  });
+
+  it("every job carries QUEUE_DEFAULTS, whatever policy the queue was created with", async () => {
+    const name = `q${++queues}`;
+    await boss.createQueue(name, {
+      retryLimit: 0,
+      retryDelay: 30,
+      retryBackoff: false,
+      expireInSeconds: 60,
+      deleteAfterSeconds: 60,
+    });
+    const context = (deliveryKey: string) => ({
+      type: "message.sent",
+      deliveryKey,
+      timestamp: 1,
+      secretIndex: 0,
+      verifiedBody: new Uint8Array(),
+      headers: {},
+    });
+    const stored = async (deliveryKey: string) => {
+      const job = await boss.getJobById(name, jobIdFor(deliveryKey));
+      return job && [job.retryLimit, job.retryDelay, job.retryBackoff, job.expireInSeconds, job.deleteAfterSeconds];
+    };
+    const expected = [
+      QUEUE_DEFAULTS.attempts - 1,
+      QUEUE_DEFAULTS.retryDelaySeconds,
+      QUEUE_DEFAULTS.retryBackoff,
+      QUEUE_DEFAULTS.expireInSeconds,
+      QUEUE_DEFAULTS.keepCompletedSeconds,
+    ];
+    // One `send`, and a batch of two in one `insert`.
+    await enqueueTo({ boss, queue: name }, { batch: false })({ id: "evt_send" }, context("event:evt_send"));
+    const batched = enqueueTo({ boss, queue: name });
+    await Promise.all(["evt_a", "evt_b"].map((id) => batched({ id }, context(`event:${id}`))));
+    for (const key of ["event:evt_send", "event:evt_a", "event:evt_b"]) expect(await stored(key)).toEqual(expected);
+  });
+
+  it("the worker's engineWorker names the pg-boss worker it started", async () => {
+    const name = `q${++queues}`;
+    const worker = pgBoss.createWorker({ boss, queue: name, logger: { error() {} } });
+    expect(worker.engineWorker.id).toBeUndefined();
+    await worker.ready;
+    const work = boss.getWipData().find((entry) => entry.workId === worker.engineWorker.id);
+    expect([work?.name, work?.options.batchSize]).toEqual([name, QUEUE_DEFAULTS.concurrency]);
+    await worker.close();
   });
 });

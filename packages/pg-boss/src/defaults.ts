@@ -1,0 +1,36 @@
+import { BATCH_DEFAULTS } from "@tidings/core/dispatch";
+
+/**
+ * Every default of `enqueueTo` and `createWorker`, in one place: the code reads them from here and sends each one with
+ * every job, so what this object says is what pg-boss stores, whatever policy the queue was created with.
+ * `@tidings/bullmq` has the same object, with its engine's options.
+ *
+ * @example
+ * import { enqueueTo, QUEUE_DEFAULTS } from "@tidings/pg-boss";
+ *
+ * // Keep finished jobs, and so the dedup window, two weeks instead of one.
+ * receiver.onAny(enqueueTo({ boss, queue: "deliveries" }, { keepCompletedSeconds: 2 * QUEUE_DEFAULTS.keepCompletedSeconds }));
+ */
+export const QUEUE_DEFAULTS = {
+  /** An enqueue slower than this (checked to within an eighth of it) fails: 5xx, claim released, the sender retries. */
+  timeoutMs: 5000,
+  /** Runs of a job before it stays failed (pg-boss's `retryLimit` is one less). */
+  attempts: 5,
+  /** Seconds before the first retry. */
+  retryDelaySeconds: 1,
+  /** The delay doubles on each retry, with pg-boss's jitter: about 1 s, 2 s, 4 s, 8 s. */
+  retryBackoff: true,
+  /** A run still active after this long is failed and retried: how a dead worker's job runs again. */
+  expireInSeconds: 900,
+  /**
+   * How long a completed (or failed) job is kept (`deleteAfterSeconds`), in seconds: a week. Its id refuses a
+   * duplicate only while its row is kept, so this is at least the Receiver's `doneTtlMs` (24 h).
+   */
+  keepCompletedSeconds: 604_800,
+  /** The signed body bytes stay out of the job: they may hold personal data. */
+  keepVerifiedBody: false,
+  /** Group commit: deliveries that arrive together are written by one `insert`, up to 100 jobs, waiting at most 1 ms. */
+  batch: BATCH_DEFAULTS,
+  /** Jobs a worker fetches and runs at once. */
+  concurrency: 1,
+} as const;
