@@ -12,6 +12,7 @@ type ShipmentEvents = { "shipment.sent": { type: "shipment.sent"; trackingId: st
 type AppRoutePost<Params> = (
   request: NextRequest,
   context: { params: Promise<Params> },
+  // biome-ignore lint/suspicious/noConfusingVoidType: Next.js's declaration, as it generates it
 ) => Promise<Response | void> | Response | void;
 
 describe("registering the Next.js handlers", () => {
