@@ -39,7 +39,6 @@ describeQueueSemantics<EnqueueTarget, EnqueueOptions, CreateWorkerOptions>({
       workerOptions: { queue: queue.name, connection: connection(), logger: quiet },
       async takesJobs(worker) {
         const { engineWorker } = worker as DeliveryWorker;
-        engineWorker.on("error", () => {}); // reconnection attempts while Redis is stopped
         return engineWorker.isRunning() && engineWorker.closing === undefined;
       },
       async job(id) {
