@@ -60,37 +60,30 @@ interface Target {
   met: boolean | undefined;
 }
 
+const target = (what: string, measured: string, met: boolean | undefined): Target => ({ what, measured, met });
+
 function verifyTargets(results: VerifyResults | undefined): Target[] {
   if (!results) return [];
   const targets: Target[] = [];
   const ratio = (size: number, limit: number) => {
     const verify = row(results, size, "verify");
-    if (!verify) return;
-    targets.push({
-      what: `verify ≤ ${limit}× the floor at ${formatBytes(size)}`,
-      measured: `${spread(verify.vsFloor, 3)}×`,
-      met: verify.vsFloor.median <= limit,
-    });
+    if (verify) {
+      const what = `verify ≤ ${limit}× the floor at ${formatBytes(size)}`;
+      targets.push(target(what, `${spread(verify.vsFloor, 3)}×`, verify.vsFloor.median <= limit));
+    }
   };
   ratio(4 * 1024, 1.15);
   for (const size of results.settings.sizes.filter((size) => size >= 64 * 1024)) ratio(size, 1.05);
   const header = row(results, results.settings.sizes[0] ?? 0, "parseHeader");
-  if (header) {
-    targets.push({
-      what: "header parsing well under 1 µs",
-      measured: `${spread(header.nsPerOp, 0)} ns`,
-      met: header.nsPerOp.median < 1000,
-    });
-  }
+  const parse = header?.nsPerOp;
+  if (parse) targets.push(target("header parsing well under 1 µs", `${spread(parse, 0)} ns`, parse.median < 1000));
   for (const { size } of results.sizes) {
     const verify = row(results, size, "verify");
     const stripe = row(results, size, "stripe");
     if (!verify || !stripe) continue;
-    targets.push({
-      what: `verify faster than Stripe's verifyHeader at ${formatBytes(size)}`,
-      measured: `Stripe ${fixed(stripe.vsFloor.median, 2)}× floor, verify ${fixed(verify.vsFloor.median, 2)}×`,
-      met: verify.nsPerOp.median < stripe.nsPerOp.median,
-    });
+    const measured = `Stripe ${fixed(stripe.vsFloor.median, 2)}× floor, verify ${fixed(verify.vsFloor.median, 2)}×`;
+    const met = verify.nsPerOp.median < stripe.nsPerOp.median;
+    targets.push(target(`verify faster than Stripe's verifyHeader at ${formatBytes(size)}`, measured, met));
   }
   return targets;
 }
@@ -124,20 +117,20 @@ function httpTargetsSection(report: RunReport): string {
 function memoryTargets(results: MemoryResults | undefined): Target[] {
   return (results?.frameworks ?? []).map((framework) => {
     const adapter = framework.routes.find((route) => route.route === "adapter");
-    return {
-      what: `${framework.label}: the adapter holds at most 2 copies of a body`,
-      measured: adapter ? `${spread(adapter.heldBodyCopies, 2)} copies` : `failed: ${framework.error}`,
-      met: adapter ? adapter.heldBodyCopies.max <= 2 : false,
-    };
+    const measured = adapter ? `${spread(adapter.heldBodyCopies, 2)} copies` : `failed: ${framework.error}`;
+    return target(
+      `${framework.label}: the adapter holds at most 2 copies of a body`,
+      measured,
+      adapter ? adapter.heldBodyCopies.max <= 2 : false,
+    );
   });
 }
 
 function hostileTargets(rows: readonly HostileRow[] | undefined): Target[] {
-  return (rows ?? []).map((row) => ({
-    what: `${row.name}: an unsigned request costs ≤ ${HOSTILE_TARGET}× the CPU of a plain one of its wire size`,
-    measured: `${fixed(row.ratio, 2)}×`,
-    met: row.ratio <= HOSTILE_TARGET,
-  }));
+  const what = `an unsigned request costs ≤ ${HOSTILE_TARGET}× the CPU of a plain one of its wire size`;
+  return (rows ?? []).map((row) =>
+    target(`${row.name}: ${what}`, `${fixed(row.ratio, 2)}×`, row.ratio <= HOSTILE_TARGET),
+  );
 }
 
 function targetsSection(report: RunReport): string {

@@ -2,8 +2,8 @@
  * What the worst unsigned requests cost the server, in CPU time per request, against a plain unsigned request of the
  * same wire size, measured in the same server in the same run. Target: every ratio ≤ 10.
  */
-import { request } from "node:http";
 import { join } from "node:path";
+import { postOnce } from "../instructions/post";
 import { BENCH_DIR, Child } from "../lib/children";
 import { table } from "../lib/format";
 import { type HostileCase, hostileCases, plainOfSize, wireSize } from "./cases";
@@ -20,16 +20,9 @@ export interface HostileRow {
 
 export const HOSTILE_TARGET = 10;
 
-function send(port: number, sent: HostileCase): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const headers = { ...sent.headers, "content-length": String(sent.body.byteLength) };
-    const req = request({ host: "127.0.0.1", port, path: "/webhooks", method: "POST", headers }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
-    req.on("error", reject);
-    req.end(sent.body);
-  });
+async function send(port: number, sent: HostileCase): Promise<number> {
+  const headers = { ...sent.headers, "content-length": String(sent.body.byteLength) };
+  return (await postOnce(port, "/webhooks", headers, sent.body)).status;
 }
 
 /** Server CPU microseconds per request over `count` sequential requests (after a warm-up of the same size). */

@@ -53,16 +53,6 @@ export interface HttpResults {
 
 type Log = (line: string) => void;
 
-interface RoundTotals {
-  ok: number;
-  seconds: number;
-  cpuMicros: number;
-  latencyMsSum: number;
-  p99: number;
-  clientCpu: number;
-  runs: number;
-}
-
 let runCounter = 0;
 
 function runOf(settings: HttpSettings, framework: Framework, route: Route, amount: number) {
@@ -76,60 +66,45 @@ function runOf(settings: HttpSettings, framework: Framework, route: Route, amoun
   };
 }
 
-function add(totals: RoundTotals | undefined, run: MeasuredRun): RoundTotals {
-  const sum = totals ?? { ok: 0, seconds: 0, cpuMicros: 0, latencyMsSum: 0, p99: 0, clientCpu: 0, runs: 0 };
+type RouteTotals = Omit<RouteResult, "route"> extends Record<infer K, Summary> ? Record<K, number> : never;
+
+/** A route's runs in one round taken together: all its answers over all its run time, and so on. */
+function totalOf(runs: readonly MeasuredRun[]): RouteTotals {
+  const sum = (pick: (run: MeasuredRun) => number) => runs.reduce((total, run) => total + pick(run), 0);
+  const ok = sum((run) => run.load.ok);
   return {
-    ok: sum.ok + run.load.ok,
-    seconds: sum.seconds + run.load.seconds,
-    cpuMicros: sum.cpuMicros + run.server.cpuMicros,
-    latencyMsSum: sum.latencyMsSum + run.load.latencyMeanMs * run.load.ok,
-    p99: Math.max(sum.p99, run.load.latencyP99Ms),
-    clientCpu: sum.clientCpu + run.load.clientCpuShare,
-    runs: sum.runs + 1,
+    requestsPerSecond: ok / sum((run) => run.load.seconds),
+    latencyMeanMs: sum((run) => run.load.latencyMeanMs * run.load.ok) / ok,
+    latencyP99Ms: Math.max(...runs.map((run) => run.load.latencyP99Ms)),
+    cpuMicrosPerRequest: sum((run) => run.server.cpuMicros) / ok,
+    clientCpuShare: sum((run) => run.load.clientCpuShare) / runs.length,
   };
 }
 
-interface SliceRatios {
-  comparisons: Record<Comparison, { requests: number; cpu: number }>;
-  extraCpu: number;
-}
+/** Ratios within a slice (or medians of them), by name: `<comparison>.requests`, `<comparison>.cpu`, `extraCpu`. */
+type Ratios = Record<string, number>;
 
 interface RoundResult {
-  totals: Map<Route, RoundTotals>;
+  totals: Map<Route, RouteTotals>;
   /** Each the median over the round's slices of the ratio within one slice (runs seconds apart). */
-  ratios: SliceRatios;
+  ratios: Ratios;
 }
 
-function sliceRatios(runs: Map<Route, MeasuredRun>): SliceRatios {
-  const rps = (route: Route) => (runs.get(route) as MeasuredRun).load.requestsPerSecond;
-  const cpu = (route: Route) => {
-    const run = runs.get(route) as MeasuredRun;
-    return run.server.cpuMicros / run.load.ok;
-  };
-  const compare = ([route, baseline]: readonly [Route, Route]) => ({
-    requests: rps(route) / rps(baseline),
-    cpu: cpu(baseline) / cpu(route),
-  });
-  return {
-    comparisons: Object.fromEntries(COMPARISON_NAMES.map((name) => [name, compare(COMPARISONS[name])])) as Record<
-      Comparison,
-      { requests: number; cpu: number }
-    >,
-    extraCpu: cpu("adapter") - cpu("ideal"),
-  };
+function sliceRatios(runs: Map<Route, MeasuredRun>): Ratios {
+  const of = (route: Route) => runs.get(route) as MeasuredRun;
+  const rps = (route: Route) => of(route).load.requestsPerSecond;
+  const cpu = (route: Route) => of(route).server.cpuMicros / of(route).load.ok;
+  const ratios: Ratios = { extraCpu: cpu("adapter") - cpu("ideal") };
+  for (const name of COMPARISON_NAMES) {
+    const [route, baseline] = COMPARISONS[name];
+    ratios[`${name}.requests`] = rps(route) / rps(baseline);
+    ratios[`${name}.cpu`] = cpu(baseline) / cpu(route);
+  }
+  return ratios;
 }
 
-function medianOfSlices(slices: readonly SliceRatios[]): SliceRatios {
-  const over = (pick: (slice: SliceRatios) => number) => median(slices.map(pick));
-  const comparisons = COMPARISON_NAMES.map((name) => [
-    name,
-    { requests: over((slice) => slice.comparisons[name].requests), cpu: over((slice) => slice.comparisons[name].cpu) },
-  ]);
-  return {
-    comparisons: Object.fromEntries(comparisons) as SliceRatios["comparisons"],
-    extraCpu: over((slice) => slice.extraCpu),
-  };
-}
+const medianOfSlices = (slices: readonly Ratios[]): Ratios =>
+  Object.fromEntries(Object.keys(slices[0] ?? {}).map((key) => [key, median(slices.map((slice) => slice[key] ?? 0))]));
 
 /**
  * A round sends `requests` deliveries to each route in `slices` short runs, the routes one after another in
@@ -138,48 +113,38 @@ function medianOfSlices(slices: readonly SliceRatios[]): SliceRatios {
  * the round. Requests/s of a route in a round = all its answers / all its run time.
  */
 async function round(client: Child, server: ServerHandle, settings: HttpSettings, index: number): Promise<RoundResult> {
-  const totals = new Map<Route, RoundTotals>();
-  const slices: SliceRatios[] = [];
+  const routeRuns = new Map<Route, MeasuredRun[]>(ROUTE_ORDER.map((route) => [route, []]));
+  const slices: Ratios[] = [];
   const perSlice = Math.ceil(settings.requests / settings.slices);
   for (let slice = 0; slice < settings.slices; slice++) {
     const runs = new Map<Route, MeasuredRun>();
     for (const route of rotate(ROUTE_ORDER, index * settings.slices + slice)) {
       const run = await measure(client, server, route, runOf(settings, server.framework, route, perSlice));
       runs.set(route, run);
-      totals.set(route, add(totals.get(route), run));
+      routeRuns.get(route)?.push(run);
     }
     slices.push(sliceRatios(runs));
   }
+  const totals = new Map(ROUTE_ORDER.map((route) => [route, totalOf(routeRuns.get(route) ?? [])]));
   return { totals, ratios: medianOfSlices(slices) };
 }
 
 function summarizeFramework(framework: Framework, rounds: RoundResult[]): FrameworkResult {
-  const rps = (totals: RoundTotals) => totals.ok / totals.seconds;
-  const cpu = (totals: RoundTotals) => totals.cpuMicros / totals.ok;
-  const of = (round: RoundResult, route: Route) => round.totals.get(route) as RoundTotals;
   const across = (pick: (round: RoundResult) => number) => summarize(rounds.map(pick));
+  const ratio = (key: string) => across((round) => round.ratios[key] ?? Number.NaN);
+  const KEYS = ["requestsPerSecond", "latencyMeanMs", "latencyP99Ms", "cpuMicrosPerRequest", "clientCpuShare"] as const;
   return {
     id: framework.id,
     label: framework.label,
     adapter: framework.adapter,
-    routes: ROUTE_ORDER.map((route) => ({
-      route,
-      requestsPerSecond: across((round) => rps(of(round, route))),
-      latencyMeanMs: across((round) => of(round, route).latencyMsSum / of(round, route).ok),
-      latencyP99Ms: across((round) => of(round, route).p99),
-      cpuMicrosPerRequest: across((round) => cpu(of(round, route))),
-      clientCpuShare: across((round) => of(round, route).clientCpu / of(round, route).runs),
-    })),
+    routes: ROUTE_ORDER.map((route) => {
+      const of = (key: keyof RouteTotals) => across((round) => (round.totals.get(route) as RouteTotals)[key]);
+      return { route, ...Object.fromEntries(KEYS.map((key) => [key, of(key)])) } as RouteResult;
+    }),
     comparisons: Object.fromEntries(
-      COMPARISON_NAMES.map((name) => [
-        name,
-        {
-          requests: across((round) => round.ratios.comparisons[name].requests),
-          cpu: across((round) => round.ratios.comparisons[name].cpu),
-        },
-      ]),
+      COMPARISON_NAMES.map((name) => [name, { requests: ratio(`${name}.requests`), cpu: ratio(`${name}.cpu`) }]),
     ) as Record<Comparison, ComparisonResult>,
-    adapterExtraCpuMicros: across((round) => round.ratios.extraCpu),
+    adapterExtraCpuMicros: ratio("extraCpu"),
   };
 }
 
@@ -193,11 +158,11 @@ async function benchFramework(client: Child, framework: Framework, settings: Htt
       const result = await round(client, server, settings, index);
       rounds.push(result);
       const describe = (route: Route) => {
-        const t = result.totals.get(route) as RoundTotals;
-        return `${route} ${(t.ok / t.seconds).toFixed(0)}/s ${(t.cpuMicros / t.ok).toFixed(1)} µs CPU`;
+        const t = result.totals.get(route) as RouteTotals;
+        return `${route} ${t.requestsPerSecond.toFixed(0)}/s ${t.cpuMicrosPerRequest.toFixed(1)} µs CPU`;
       };
       log(
-        `http ${framework.id} round ${index + 1}/${settings.rounds}: ${ROUTE_ORDER.map(describe).join(", ")}; adapter/ideal ${result.ratios.comparisons.adapterVsIdeal.requests.toFixed(3)}`,
+        `http ${framework.id} round ${index + 1}/${settings.rounds}: ${ROUTE_ORDER.map(describe).join(", ")}; adapter/ideal ${result.ratios["adapterVsIdeal.requests"]?.toFixed(3)}`,
       );
     }
     return summarizeFramework(framework, rounds);

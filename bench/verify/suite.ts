@@ -28,13 +28,6 @@ export interface VerifyResults {
 }
 
 type Log = (line: string) => void;
-type PerRow = Map<string, number[]>;
-
-function push(map: PerRow, key: string, value: number): void {
-  const values = map.get(key);
-  if (values) values.push(value);
-  else map.set(key, [value]);
-}
 
 /** One short tinybench run over every row: nanoseconds per operation, by row id. */
 async function pass(
@@ -42,13 +35,8 @@ async function pass(
   settings: VerifySettings,
   index: number,
 ): Promise<Map<string, number>> {
-  const bench = new Bench({
-    time: settings.timeMs,
-    warmupTime: settings.warmupMs,
-    iterations: 8,
-    warmupIterations: 2,
-    throws: true,
-  });
+  const timing = { time: settings.timeMs, warmupTime: settings.warmupMs, iterations: 8, warmupIterations: 2 };
+  const bench = new Bench({ ...timing, throws: true });
   for (const testCase of rotate(cases, index)) bench.add(testCase.id, testCase.run);
   await bench.run();
   const nsPerOp = new Map<string, number>();
@@ -79,21 +67,19 @@ async function round(
 ): Promise<RoundResult> {
   // Fresh fixtures each round: peers check their timestamps against the clock.
   const cases = await buildCases(size, stripeVerify, size === settings.sizes[0]);
-  const ns: PerRow = new Map();
-  const vsFloor: PerRow = new Map();
-  const vsFloorParse: PerRow = new Map();
+  const passes: Map<string, number>[] = [];
   for (let index = 0; index < settings.passes; index++) {
-    const measured = await pass(cases, settings, roundIndex * settings.passes + index);
-    const floor = measured.get("floor") as number;
-    const floorParse = measured.get("floor-parse") as number;
-    for (const [id, value] of measured) {
-      push(ns, id, value);
-      push(vsFloor, id, value / floor);
-      push(vsFloorParse, id, value / floorParse);
-    }
+    passes.push(await pass(cases, settings, roundIndex * settings.passes + index));
   }
-  const medians = (map: PerRow) => new Map([...map].map(([id, values]) => [id, median(values)] as const));
-  return { cases, ns: medians(ns), vsFloor: medians(vsFloor), vsFloorParse: medians(vsFloorParse) };
+  const ns = (pass: Map<string, number>, id: string) => pass.get(id) as number;
+  const over = (value: (pass: Map<string, number>, id: string) => number) =>
+    new Map(cases.map(({ id }) => [id, median(passes.map((pass) => value(pass, id)))]));
+  return {
+    cases,
+    ns: over(ns),
+    vsFloor: over((pass, id) => ns(pass, id) / ns(pass, "floor")),
+    vsFloorParse: over((pass, id) => ns(pass, id) / ns(pass, "floor-parse")),
+  };
 }
 
 export async function runVerifySuite(settings: VerifySettings, log: Log): Promise<VerifyResults> {
