@@ -7,6 +7,19 @@ type Captured = IncomingMessage & { [RAW_BODY]?: Buffer };
 /**
  * body-parser's `verify` option: keeps the bytes the parser read, Content-Encoding already undone, for the webhook.
  * `app.use(express.json({ verify: captureRawBody }))`
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { captureRawBody, webhookMiddleware } from "@tidings/express";
+ * import express from "express";
+ *
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ * const app = express();
+ * // A global JSON parser that must stay first: it keeps the bytes, and the webhook verifies those.
+ * app.use(express.json({ verify: captureRawBody, limit: receiver.maxBodyBytes }));
+ * app.post("/webhooks", webhookMiddleware(receiver));
+ * ```
  */
 export function captureRawBody(req: IncomingMessage, _res: ServerResponse, buf: Buffer): void {
   (req as Captured)[RAW_BODY] = buf;
