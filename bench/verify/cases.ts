@@ -1,4 +1,5 @@
-import { constructEvent, parseSignatureHeader, verify, verifyAsync } from "@tidings/core";
+import { constructEvent, verify, verifyAsync } from "@tidings/core";
+import { parseSignatureHeader } from "@tidings/core/schemes";
 import { headerParts, SECRET, signedDelivery } from "../lib/deliveries";
 import { floorVerify, floorVerifyAndParse } from "./floor";
 
