@@ -1,8 +1,9 @@
 import { BATCH_DEFAULTS } from "@tidings/core/dispatch";
 
 /**
- * Every default of `enqueueTo` and `createWorker`, in one place: the code reads them from here and sends each one with
- * every job, so what this object says is what pg-boss stores, whatever policy the queue was created with.
+ * Every default of `enqueueTo` and `createWorker`, in one place: the code reads them from here, and sends the retries,
+ * expiry and retention with every job, so what this object says is what pg-boss stores, whatever policy the queue was
+ * created with.
  * `@tidings/bullmq` has the same object, with its engine's options.
  *
  * @example
