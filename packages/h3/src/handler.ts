@@ -37,6 +37,29 @@ function isV2(event: H3EventLike): event is H3EventV2Like {
  * A Nuxt/Nitro server route or h3 handler for webhook deliveries, on h3 v2 (Nitro 3) and h3 v1 (Nitro 2, Nuxt 4):
  * `export default defineWebhookHandler(receiver)` in `server/api/webhooks.ts` (every method: others than POST are
  * answered 405). Reads the exact bytes, never parsed JSON. Answers with a `Response`. Never throws.
+ *
+ * @example
+ * ```ts
+ * // server/api/webhooks.ts
+ * import { createReceiver } from "@tidings/core";
+ * import { defineWebhookHandler } from "@tidings/h3";
+ *
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ * receiver.on("message.delivered", (event) => console.log(`${event.data.id} delivered`));
+ *
+ * export default defineWebhookHandler(receiver);
+ * ```
+ *
+ * In a plain h3 v2 app:
+ *
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { defineWebhookHandler } from "@tidings/h3";
+ * import { H3, serve } from "h3";
+ *
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ * serve(new H3().post("/webhooks", defineWebhookHandler(receiver)), { port: 3000 });
+ * ```
  */
 export function defineWebhookHandler<Events extends EventMap>(receiver: Receiver<Events>): WebhookEventHandler {
   const handler = (event: H3EventLike) =>

@@ -12,7 +12,26 @@ interface RoutedContext {
   _matchedRoute?: string | RegExp;
 }
 
-/** Answers webhook deliveries on its route: reads ctx.req, verifies, dispatches, and sets the Koa response. */
+/**
+ * Answers webhook deliveries on its route: reads ctx.req, verifies, dispatches, and sets the Koa response.
+ *
+ * @example
+ * ```ts
+ * import { bodyParser } from "@koa/bodyparser";
+ * import Router from "@koa/router";
+ * import { createReceiver } from "@tidings/core";
+ * import { webhookMiddleware } from "@tidings/koa";
+ * import Koa from "koa";
+ *
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ * receiver.on("message.delivered", (event) => console.log("delivered", event.data.id));
+ *
+ * const app = new Koa();
+ * app.use(new Router().post("/webhooks", webhookMiddleware(receiver)).routes()); // before bodyParser()
+ * app.use(bodyParser());
+ * app.listen(3000);
+ * ```
+ */
 export function webhookMiddleware<Events extends EventMap>(receiver: Receiver<Events>): Middleware {
   return async (ctx) => {
     const { params, _matchedRoute: route } = ctx as RoutedContext;
