@@ -2,6 +2,28 @@
  * The parts of a Lambda HTTP event a webhook reads, common to API Gateway REST (v1 proxy), HTTP API (2.0 and 1.0
  * payloads), Function URLs and ALB. Declared here so the package needs no AWS types; `@types/aws-lambda`'s events
  * are assignable to it.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, sign } from "@tidings/core";
+ * import { createLambdaHandler, type LambdaHttpEvent } from "@tidings/lambda";
+ *
+ * const handler = createLambdaHandler(createReceiver({ secret: "whsec_test" }));
+ * // A test event as API Gateway's HTTP API (payload 2.0) sends it.
+ * const body = JSON.stringify({
+ *   id: "evt_1",
+ *   type: "message.delivered",
+ *   data: { id: "msg_1", status: "delivered", channel: "sms" },
+ * });
+ * const event: LambdaHttpEvent = {
+ *   rawPath: "/webhooks",
+ *   requestContext: { http: { method: "POST" } },
+ *   headers: { "content-type": "application/json", "service-signature": sign(body, "whsec_test") },
+ *   body,
+ *   isBase64Encoded: false,
+ * };
+ * console.log(await handler(event)); // { statusCode: 200, body: '{"received":true}', ... }
+ * ```
  */
 export interface LambdaHttpEvent {
   /** REST API, ALB and HTTP API payload 1.0. */
@@ -35,7 +57,24 @@ export interface LambdaHttpEvent {
     | undefined;
 }
 
-/** One shape that satisfies every source: API Gateway v1 and v2, Function URLs and ALB. */
+/**
+ * One shape that satisfies every source: API Gateway v1 and v2, Function URLs and ALB.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { createLambdaHandler, type LambdaHttpEvent, type LambdaHttpResult } from "@tidings/lambda";
+ *
+ * const webhook = createLambdaHandler(createReceiver({ secret: process.env.WEBHOOK_SECRET! }));
+ *
+ * // A handler of your own around it: log every refused delivery.
+ * export async function handler(event: LambdaHttpEvent): Promise<LambdaHttpResult> {
+ *   const result = await webhook(event);
+ *   if (result.statusCode >= 400) console.warn(`webhook refused: ${result.statusCode} ${result.body}`);
+ *   return result;
+ * }
+ * ```
+ */
 export interface LambdaHttpResult {
   statusCode: number;
   /** ALB only: "200 OK". */

@@ -4,6 +4,21 @@ import { bindDeliveryHandlers } from "./delivery-handlers";
 import { TIDINGS_RECEIVER } from "./tokens";
 import { type AnyReceiver, mountWebhookRoute } from "./webhook-route";
 
+/**
+ * What `TidingsModule.forRoot` takes, and what `forRootAsync`'s factory returns.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { TidingsModule, type TidingsModuleOptions } from "@tidings/nestjs";
+ *
+ * const webhooks: TidingsModuleOptions = {
+ *   receiver: createReceiver({ secret: process.env.WEBHOOK_SECRET! }),
+ *   path: "webhooks/:account", // as for @Controller(); Nest's global prefix does not apply
+ * };
+ * export const WebhooksModule = TidingsModule.forRoot(webhooks);
+ * ```
+ */
 export interface TidingsModuleOptions {
   /** The Receiver from `createReceiver()`: its secrets, handlers and `maxBodyBytes`. */
   receiver: AnyReceiver;
@@ -14,6 +29,31 @@ export interface TidingsModuleOptions {
   path: string;
 }
 
+/**
+ * What `TidingsModule.forRootAsync` takes: the options built by a factory from other providers.
+ *
+ * @example
+ * ```ts
+ * import { Module } from "@nestjs/common";
+ * import { ConfigModule, ConfigService } from "@nestjs/config";
+ * import { createReceiver } from "@tidings/core";
+ * import { TidingsModule } from "@tidings/nestjs";
+ *
+ * @Module({
+ *   imports: [
+ *     TidingsModule.forRootAsync({
+ *       imports: [ConfigModule.forRoot()],
+ *       inject: [ConfigService],
+ *       useFactory: (config: ConfigService) => ({
+ *         receiver: createReceiver({ secret: config.getOrThrow<string>("WEBHOOK_SECRET") }),
+ *         path: "/webhooks",
+ *       }),
+ *     }),
+ *   ],
+ * })
+ * export class AppModule {}
+ * ```
+ */
 export interface TidingsModuleAsyncOptions extends Pick<ModuleMetadata, "imports"> {
   useFactory: (...args: never[]) => TidingsModuleOptions | Promise<TidingsModuleOptions>;
   inject?: FactoryProvider["inject"];
@@ -55,14 +95,67 @@ function tidingsModule(imports: NonNullable<ModuleMetadata["imports"]>, options:
   };
 }
 
-/** Mounts the webhook route with exact body bytes and runs `@OnDelivery` provider methods for its deliveries. */
+/**
+ * Mounts the webhook route with exact body bytes and runs `@OnDelivery` provider methods for its deliveries.
+ *
+ * @example
+ * ```ts
+ * import { Module } from "@nestjs/common";
+ * import { createReceiver } from "@tidings/core";
+ * import { TidingsModule } from "@tidings/nestjs";
+ *
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ *
+ * @Module({ imports: [TidingsModule.forRoot({ receiver, path: "/webhooks" })] })
+ * export class AppModule {}
+ * ```
+ */
 // biome-ignore lint/complexity/noStaticOnlyClass: a Nest dynamic module is a class with static factories
 export class TidingsModule {
+  /**
+   * The route at `path` for `receiver`. Global: import it once, in the root module.
+   *
+   * @example
+   * ```ts
+   * import { Module } from "@nestjs/common";
+   * import { createReceiver } from "@tidings/core";
+   * import { TidingsModule } from "@tidings/nestjs";
+   *
+   * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+   *
+   * @Module({ imports: [TidingsModule.forRoot({ receiver, path: "/webhooks" })] })
+   * export class AppModule {}
+   * ```
+   */
   static forRoot(options: TidingsModuleOptions): DynamicModule {
     return tidingsModule([], { provide: OPTIONS, useValue: options });
   }
 
-  /** Options from other providers, e.g. a secret from ConfigService: `inject: [ConfigService]`. */
+  /**
+   * Options from other providers, e.g. a secret from ConfigService: `inject: [ConfigService]`.
+   *
+   * @example
+   * ```ts
+   * import { Module } from "@nestjs/common";
+   * import { ConfigModule, ConfigService } from "@nestjs/config";
+   * import { createReceiver } from "@tidings/core";
+   * import { TidingsModule } from "@tidings/nestjs";
+   *
+   * @Module({
+   *   imports: [
+   *     TidingsModule.forRootAsync({
+   *       imports: [ConfigModule.forRoot()],
+   *       inject: [ConfigService],
+   *       useFactory: (config: ConfigService) => ({
+   *         receiver: createReceiver({ secret: config.getOrThrow<string>("WEBHOOK_SECRET") }),
+   *         path: "/webhooks",
+   *       }),
+   *     }),
+   *   ],
+   * })
+   * export class AppModule {}
+   * ```
+   */
   static forRootAsync({ imports = [], useFactory, inject = [] }: TidingsModuleAsyncOptions): DynamicModule {
     return tidingsModule(imports, { provide: OPTIONS, useFactory, inject });
   }

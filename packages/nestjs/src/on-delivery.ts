@@ -9,6 +9,24 @@ type DeliveryMethod<Event> = (event: Event, context: DeliveryContext) => unknown
 /**
  * Makes a typed `@OnDelivery` for an event map: `export const OnDelivery = createOnDelivery<MyEvents>()`.
  * The decorated method must accept the events of the types it names.
+ *
+ * @example
+ * ```ts
+ * import { Injectable } from "@nestjs/common";
+ * import type { DeliveryContext } from "@tidings/core";
+ * import { createOnDelivery } from "@tidings/nestjs";
+ *
+ * type ShipmentEvents = { "shipment.sent": { type: "shipment.sent"; trackingId: string } };
+ * export const OnShipment = createOnDelivery<ShipmentEvents>(); // receiver: createReceiver<ShipmentEvents>(...)
+ *
+ * @Injectable()
+ * export class Shipments {
+ *   @OnShipment("shipment.sent")
+ *   sent(event: ShipmentEvents["shipment.sent"], context: DeliveryContext) {
+ *     console.log(`${event.trackingId} sent (${context.deliveryKey})`);
+ *   }
+ * }
+ * ```
  */
 export function createOnDelivery<Events extends EventMap>() {
   return <Type extends keyof Events & string>(types: Type | readonly Type[]) =>
@@ -23,7 +41,29 @@ export function createOnDelivery<Events extends EventMap>() {
     };
 }
 
-/** Runs the provider method for deliveries of these types: `@OnDelivery("message.delivered")`. */
+/**
+ * Runs the provider method for deliveries of these types: `@OnDelivery("message.delivered")`.
+ *
+ * @example
+ * ```ts
+ * import { Injectable } from "@nestjs/common";
+ * import type { MessageEvents } from "@tidings/core";
+ * import { OnDelivery } from "@tidings/nestjs";
+ *
+ * @Injectable() // a singleton provider of any module of the app
+ * export class DeliveryLog {
+ *   @OnDelivery("message.delivered")
+ *   delivered(event: MessageEvents["message.delivered"]) {
+ *     console.log(`${event.data.id} delivered via ${event.data.channel}`);
+ *   }
+ *
+ *   @OnDelivery(["message.sent", "message.failed"])
+ *   progressed(event: MessageEvents["message.sent" | "message.failed"]) {
+ *     console.log(`${event.data.id} is ${event.data.status}`);
+ *   }
+ * }
+ * ```
+ */
 export const OnDelivery = createOnDelivery<MessageEvents>();
 
 /** The event types a method was decorated with, or undefined. */

@@ -9,7 +9,24 @@ const ROUTE_FIX =
 const PAGES_FIX =
   "In the Pages Router that is Next.js's own body parser, on by default for API routes: add `export const config = { api: { bodyParser: false } };` to this API route file. It must be a literal in the route file itself; Next.js reads it at build time, so no library can set it for you.";
 
-/** The second argument Next.js passes a route handler: the dynamic segments (a promise since Next.js 15). */
+/**
+ * The second argument Next.js passes a route handler: the dynamic segments (a promise since Next.js 15).
+ *
+ * @example
+ * ```ts
+ * // app/webhooks/[account]/route.ts
+ * import { createReceiver } from "@tidings/core";
+ * import { createRouteHandler, type RouteContext } from "@tidings/next";
+ *
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ * const handle = createRouteHandler(receiver);
+ *
+ * export function POST(request: Request, context: RouteContext) {
+ *   console.log("delivery for", request.url);
+ *   return handle(request, context); // a secret resolver sees { account } as params
+ * }
+ * ```
+ */
 export interface RouteContext {
   params?: object | PromiseLike<object> | undefined;
 }
@@ -17,6 +34,18 @@ export interface RouteContext {
 /**
  * App Router route handler (Node and Edge runtimes): `export const POST = createRouteHandler(receiver)`. In a dynamic
  * route (`app/webhooks/[account]/route.ts`), a secret resolver sees the segments as `params`.
+ *
+ * @example
+ * ```ts
+ * // app/webhooks/route.ts
+ * import { createReceiver } from "@tidings/core";
+ * import { createRouteHandler } from "@tidings/next";
+ *
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ * receiver.on("message.delivered", (event) => console.log(`${event.data.id} delivered`));
+ *
+ * export const POST = createRouteHandler(receiver);
+ * ```
  */
 export function createRouteHandler<Events extends EventMap>(
   receiver: Receiver<Events>,
@@ -29,6 +58,19 @@ export function createRouteHandler<Events extends EventMap>(
  * Pages Router API route: `export default createPagesHandler(receiver)`, with
  * `export const config = { api: { bodyParser: false } }` in the same file.
  * Typed with node:http (NextApiRequest/NextApiResponse extend them) so it needs nothing from `next`.
+ *
+ * @example
+ * ```ts
+ * // pages/api/webhooks.ts
+ * import { createReceiver } from "@tidings/core";
+ * import { createPagesHandler } from "@tidings/next";
+ *
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ * receiver.on("message.delivered", (event) => console.log(`${event.data.id} delivered`));
+ *
+ * export default createPagesHandler(receiver);
+ * export const config = { api: { bodyParser: false } }; // a literal, in this file: Next.js reads it at build time
+ * ```
  */
 export function createPagesHandler<Events extends EventMap>(
   receiver: Receiver<Events>,
