@@ -97,12 +97,16 @@ async function queueNames(connection: Redis, prefix: string): Promise<string[]> 
  * `unknown_queue`; an operation whose connection dropped rejects with `connection_lost`.
  *
  * @example
+ * ```ts
+ * import { openQueueAdmin } from "@tidings/bullmq";
+ *
  * const admin = await openQueueAdmin({ redis: "redis://127.0.0.1:6379", queue: "deliveries" });
  * try {
  *   console.log(await admin.stats());
  * } finally {
  *   await admin.close();
  * }
+ * ```
  */
 export async function openQueueAdmin({ redis, queue: name, prefix = "bull" }: QueueAdminOptions): Promise<QueueAdmin> {
   const where = withoutCredentials(redis);

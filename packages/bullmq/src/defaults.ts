@@ -3,10 +3,16 @@
  * says is what BullMQ receives. `@tidings/pg-boss` has the same object, with its engine's options.
  *
  * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
  * import { enqueueTo, QUEUE_DEFAULTS } from "@tidings/bullmq";
+ * import { Queue } from "bullmq";
  *
+ * const queue = new Queue("deliveries", { connection: { host: "127.0.0.1", port: 6379 } });
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
  * // Keep completed jobs, and so the dedup window, a week instead of a day.
  * receiver.onAny(enqueueTo(queue, { keepCompletedSeconds: 7 * QUEUE_DEFAULTS.keepCompletedSeconds }));
+ * ```
  */
 export const QUEUE_DEFAULTS = {
   /** An enqueue slower than this (checked to within an eighth of it) fails: 5xx, claim released, the sender retries. */

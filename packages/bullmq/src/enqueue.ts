@@ -41,8 +41,16 @@ export interface EnqueueTarget {
  * enqueued.
  *
  * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { enqueueTo } from "@tidings/bullmq";
+ * import { Queue } from "bullmq";
+ *
  * const queue = new Queue("deliveries", { connection: { host: "127.0.0.1", port: 6379 } });
+ * queue.on("error", (error) => console.error(error.message)); // ioredis reconnecting: not a crash
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
  * receiver.onAny(enqueueTo(queue, { attempts: 10 }));
+ * ```
  */
 export function enqueueTo(queue: EnqueueTarget, options: EnqueueOptions = {}): Enqueuer {
   const jobOptions: JobsOptions = {

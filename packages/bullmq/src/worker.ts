@@ -58,9 +58,14 @@ export class DeliveryWorker<Events extends EventMap = MessageEvents> extends Que
  * Starts a worker on the queue; register handlers right away (`worker.on(type, handler)`), before any await.
  *
  * @example
+ * ```ts
+ * import { createWorker } from "@tidings/bullmq";
+ * import type { MessageEvents } from "@tidings/core";
+ *
  * const worker = createWorker<MessageEvents>({ queue: "deliveries", connection: { host: "127.0.0.1", port: 6379 } });
- * worker.on("message.delivered", async (event, context) => console.log(event.data.id, context.attempt));
+ * worker.on("message.delivered", (event, context) => console.log(event.data.id, context.attempt));
  * await worker.ready;
+ * ```
  */
 export function createWorker<Events extends EventMap = MessageEvents>(
   options: CreateWorkerOptions<Events>,

@@ -167,12 +167,16 @@ async function startFailure(boss: PgBoss, where: string, schema: string, error: 
  * rejects with `connection_lost`.
  *
  * @example
+ * ```ts
+ * import { openQueueAdmin } from "@tidings/pg-boss";
+ *
  * const admin = await openQueueAdmin({ postgres: process.env.DATABASE_URL!, queue: "deliveries" });
  * try {
  *   console.log(await admin.stats());
  * } finally {
  *   await admin.close();
  * }
+ * ```
  */
 export async function openQueueAdmin({ postgres, queue, schema = "pgboss" }: QueueAdminOptions): Promise<QueueAdmin> {
   const where = withoutCredentials(postgres);

@@ -3,14 +3,22 @@ import { BATCH_DEFAULTS } from "@tidings/core/dispatch";
 /**
  * Every default of `enqueueTo` and `createWorker`, in one place: the code reads them from here, and sends the retries,
  * expiry and retention with every job, so what this object says is what pg-boss stores, whatever policy the queue was
- * created with.
- * `@tidings/bullmq` has the same object, with its engine's options.
+ * created with. `@tidings/bullmq` has the same object, with its engine's options.
  *
  * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
  * import { enqueueTo, QUEUE_DEFAULTS } from "@tidings/pg-boss";
+ * import { PgBoss } from "pg-boss";
  *
+ * const boss = new PgBoss(process.env.DATABASE_URL!);
+ * boss.on("error", (error) => console.error(error.message));
+ * await boss.start();
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
  * // Keep finished jobs, and so the dedup window, two weeks instead of one.
- * receiver.onAny(enqueueTo({ boss, queue: "deliveries" }, { keepCompletedSeconds: 2 * QUEUE_DEFAULTS.keepCompletedSeconds }));
+ * const keepCompletedSeconds = 2 * QUEUE_DEFAULTS.keepCompletedSeconds;
+ * receiver.onAny(enqueueTo({ boss, queue: "deliveries" }, { keepCompletedSeconds }));
+ * ```
  */
 export const QUEUE_DEFAULTS = {
   /** An enqueue slower than this (checked to within an eighth of it) fails: 5xx, claim released, the sender retries. */

@@ -43,9 +43,17 @@ export interface EnqueueTarget {
  * `insert`. A failed or slow enqueue throws, so the Receiver answers 5xx, releases its claim and the sender retries.
  *
  * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { enqueueTo } from "@tidings/pg-boss";
+ * import { PgBoss } from "pg-boss";
+ *
  * const boss = new PgBoss(process.env.DATABASE_URL!);
+ * boss.on("error", (error) => console.error(error.message));
  * await boss.start();
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
  * receiver.onAny(enqueueTo({ boss, queue: "deliveries" }, { attempts: 10 }));
+ * ```
  */
 export function enqueueTo({ boss, queue }: EnqueueTarget, options: EnqueueOptions = {}): Enqueuer {
   // The same fields for send and insert, every one of them set, so no queue policy stands in for a default.

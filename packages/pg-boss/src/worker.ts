@@ -109,9 +109,18 @@ function errorOutput(error: unknown): { message: string; name?: string; stack?: 
  * Starts a worker on the queue; register handlers right away (`worker.on(type, handler)`), before any await.
  *
  * @example
+ * ```ts
+ * import type { MessageEvents } from "@tidings/core";
+ * import { createWorker } from "@tidings/pg-boss";
+ * import { PgBoss } from "pg-boss";
+ *
+ * const boss = new PgBoss(process.env.DATABASE_URL!);
+ * boss.on("error", (error) => console.error(error.message));
+ * await boss.start();
  * const worker = createWorker<MessageEvents>({ boss, queue: "deliveries", concurrency: 8 });
- * worker.on("message.delivered", async (event, context) => console.log(event.data.id, context.attempt));
+ * worker.on("message.delivered", (event, context) => console.log(event.data.id, context.attempt));
  * await worker.ready;
+ * ```
  */
 export function createWorker<Events extends EventMap = MessageEvents>(
   options: CreateWorkerOptions<Events>,
