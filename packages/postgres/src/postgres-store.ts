@@ -2,7 +2,27 @@ import type { ClaimResult, DeliveryStore, ObjectPosition, OrderedClaimResult } f
 import { textKey } from "./key";
 import { type Names, namesOf, schemaSql, statements } from "./schema";
 
-/** What the store needs of a database client: node-postgres's `Pool` and `Client`, and PGlite, all have it. */
+/**
+ * What the store needs of a database client: node-postgres's `Pool` and `Client`, and PGlite, all have it.
+ *
+ * @example
+ * ```ts
+ * import { PostgresStore, type Queryable } from "@tidings/postgres";
+ * import pg from "pg";
+ *
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, query_timeout: 2000 });
+ * // A client of your own that logs slow statements, then passes them on.
+ * const timed: Queryable = {
+ *   async query(text, params) {
+ *     const started = Date.now();
+ *     const result = await pool.query(text, params);
+ *     if (Date.now() - started > 200) console.warn(`slow: ${text.slice(0, 60)}`);
+ *     return result;
+ *   },
+ * };
+ * export const store = new PostgresStore({ client: timed });
+ * ```
+ */
 export interface Queryable {
   query(
     text: string,
@@ -12,6 +32,22 @@ export interface Queryable {
   exec?(text: string): Promise<unknown>;
 }
 
+/**
+ * The store's database client, and where and how its tables are kept.
+ *
+ * @example
+ * ```ts
+ * import { PostgresStore, type PostgresStoreOptions } from "@tidings/postgres";
+ * import pg from "pg";
+ *
+ * const options: PostgresStoreOptions = {
+ *   client: new pg.Pool({ connectionString: process.env.DATABASE_URL, query_timeout: 2000 }),
+ *   schema: "webhooks", // webhooks.tidings_deliveries and webhooks.tidings_positions
+ *   purgeEvery: 0, // expired rows are deleted by a job of yours: `await store.purge()`
+ * };
+ * export const store = new PostgresStore(options);
+ * ```
+ */
 export interface PostgresStoreOptions {
   /** A node-postgres `Pool` (or `Client`), or a PGlite instance for an embedded, single-instance store. */
   client: Queryable;
@@ -27,6 +63,23 @@ export interface PostgresStoreOptions {
  * A DeliveryStore on PostgreSQL: the dedup claims and, with `order`, each object's handled position and lease, in two
  * tables it creates on first use. Every step is one statement, acting only while the caller's token owns the key;
  * times are the database's clock, so instances with drifting clocks agree.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, messageStatusOrder } from "@tidings/core";
+ * import { PostgresStore } from "@tidings/postgres";
+ * import pg from "pg";
+ *
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, query_timeout: 2000 });
+ * const store = new PostgresStore({ client: pool });
+ * await store.setup(); // creates the tables if missing; fails early if the database is down
+ *
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET!, store, order: messageStatusOrder });
+ * receiver.on(["message.sent", "message.delivered", "message.failed"], async (event) => {
+ *   // Per message, one event at a time and never an older status after a newer one.
+ *   await pool.query("update messages set status = $1 where id = $2", [event.data.status, event.data.id]);
+ * });
+ * ```
  */
 export class PostgresStore implements DeliveryStore {
   readonly #client: Queryable;

@@ -10,6 +10,22 @@ import {
 } from "./scripts";
 import { withTimeout } from "./timeout";
 
+/**
+ * The Redis store's client and key prefix, and how long a Redis call may take.
+ *
+ * @example
+ * ```ts
+ * import { RedisStore, type RedisStoreOptions } from "@tidings/redis";
+ * import { Redis } from "ioredis";
+ *
+ * const options: RedisStoreOptions = {
+ *   client: new Redis(process.env.REDIS_URL!),
+ *   prefix: "tidings:sms:", // one prefix per receiver (per endpoint secret)
+ *   operationTimeoutMs: 500,
+ * };
+ * export const store = new RedisStore(options);
+ * ```
+ */
 export interface RedisStoreOptions {
   /** Your ioredis client (or Cluster-compatible client); its connection options stay yours. */
   client: Pick<Redis, "set" | "get" | "eval"> & { readonly status?: string };
@@ -30,6 +46,18 @@ const CLAIM_ATTEMPTS = 3;
  * A DeliveryStore on Redis, for receivers running on several instances: a claim is one
  * `SET key in-flight:<token> NX PX lease`; completing and releasing are Lua scripts that act only
  * while the key still holds that token.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { RedisStore } from "@tidings/redis";
+ * import { Redis } from "ioredis";
+ *
+ * const client = new Redis(process.env.REDIS_URL!); // your client, your connection options
+ * client.on("error", (error) => console.error("redis:", error.message)); // ioredis emits errors while it reconnects
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET!, store: new RedisStore({ client }) });
+ * receiver.on("message.delivered", (event) => console.log(`${event.data.id} delivered`)); // once, on any instance
+ * ```
  */
 export class RedisStore implements DeliveryStore {
   readonly #client: RedisStoreOptions["client"];
