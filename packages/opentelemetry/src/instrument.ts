@@ -9,6 +9,20 @@ import { type InstrumentOptions, Telemetry } from "./telemetry";
 /**
  * A Receiver (`createReceiver`), a queue worker (`createWorker`) or an enqueuer (`enqueueTo`) of `@tidings/bullmq` or
  * `@tidings/pg-boss`.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { type Instrumentable, instrument } from "@tidings/opentelemetry";
+ *
+ * // Turns telemetry on for whatever the app builds, when its configuration asks for it.
+ * function observed<Target extends Instrumentable>(target: Target): Target {
+ *   if (process.env.OTEL_SDK_DISABLED !== "true") instrument(target);
+ *   return target;
+ * }
+ *
+ * export const receiver = observed(createReceiver({ secret: process.env.WEBHOOK_SECRET! }));
+ * ```
  */
 export type Instrumentable =
   | { onOutcome(listener: (outcome: DeliveryOutcome) => unknown): unknown }
@@ -20,6 +34,22 @@ export type Instrumentable =
  * the job then carries) or every job run of a queue worker, with a child span per handler run. A delivery's and an
  * enqueue's parent is the context active then: the HTTP server span of the request, when HTTP instrumentation is on;
  * a job run's is the enqueue's span.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { webhookMiddleware } from "@tidings/express";
+ * import { instrument } from "@tidings/opentelemetry";
+ * import express from "express";
+ *
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ * receiver.on("message.delivered", function markDelivered(event) {
+ *   console.log(`${event.data.id} delivered`); // a child span named after the handler
+ * });
+ * instrument(receiver); // the global providers, whenever an SDK registers them: before or after it starts
+ *
+ * express().post("/webhooks", webhookMiddleware(receiver)).listen(3000);
+ * ```
  */
 export function instrument(target: Instrumentable, options: InstrumentOptions = {}): void {
   const telemetry = new Telemetry(options);

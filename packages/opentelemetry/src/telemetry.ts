@@ -12,6 +12,31 @@ import {
 } from "@opentelemetry/api";
 import { name, version } from "../package.json";
 
+/**
+ * Where `instrument` sends spans and metrics, when not to the global providers.
+ *
+ * @example
+ * ```ts
+ * import {
+ *   AggregationTemporality,
+ *   InMemoryMetricExporter,
+ *   MeterProvider,
+ *   PeriodicExportingMetricReader,
+ * } from "@opentelemetry/sdk-metrics";
+ * import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
+ * import { createReceiver } from "@tidings/core";
+ * import { type InstrumentOptions, instrument } from "@tidings/opentelemetry";
+ *
+ * // In a test: the receiver's spans and metrics go to providers of the test's own, not the global ones.
+ * const spans = new InMemorySpanExporter();
+ * const metrics = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+ * const options: InstrumentOptions = {
+ *   tracerProvider: new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: spans })] }),
+ *   meterProvider: new MeterProvider({ readers: [new PeriodicExportingMetricReader({ exporter: metrics })] }),
+ * };
+ * instrument(createReceiver({ secret: "whsec_test" }), options);
+ * ```
+ */
 export interface InstrumentOptions {
   /** Where spans go. Default: the global tracer provider (`trace.getTracerProvider()`), whenever one is registered. */
   tracerProvider?: TracerProvider;
