@@ -4,7 +4,8 @@
  * added at the end; its rows of the Targets tables replace the rows of the same target and the others stay, cell by
  * cell where a row joins two suites' figures (a cell the run left empty, "not run" or "n/a" keeps the existing one);
  * its errors replace the errors of the suites it ran; the machine table gets one row saying when and how that run
- * was made. Everything else is the existing report's.
+ * was made; the text above the first section, which no measurement changes, is the run's. Everything else is the
+ * existing report's.
  */
 
 interface Section {
@@ -115,7 +116,8 @@ export function mergeReport(
     suites.names,
   );
   for (const section of partialSections) {
-    if (section.key === "## Targets") {
+    if (section.key === "") merged[0] = section;
+    else if (section.key === "## Targets") {
       const targets = find(section.key);
       if (targets) mergeTargets(targets, section);
       else merged.push(section);

@@ -13,7 +13,8 @@ const summaryBar = (summary: Summary, label: string): Bar => ({
   label,
 });
 
-const micros = (ns: number) => `${(ns / 1000).toFixed(ns < 10_000 ? 2 : ns < 100_000 ? 1 : 0)} µs`;
+const micros = (ns: number) =>
+  ns >= 1e7 ? `${(ns / 1e6).toFixed(1)} ms` : `${(ns / 1000).toFixed(ns < 10_000 ? 2 : ns < 100_000 ? 1 : 0)} µs`;
 
 export const CHARTS: Partial<Record<SuiteName, (results: Results) => BarChart | undefined>> = {
   verify: ({ verify }) =>

@@ -39,6 +39,7 @@ const httpRun = report(
   "## 2. HTTP\n\nnew http figures\n",
 );
 
+const suites = { names: ["http"], keys: ["## 2."] };
 const merge = (partial: string) =>
   mergeReport(full, partial, { names: ["http"], keys: ["## 2."] }, "| http: measured in a run of its own | today |");
 
@@ -73,6 +74,17 @@ describe("mergeReport", () => {
     expect(replaced).toContain("second figures");
     expect(replaced).not.toContain("first figures");
     expect(replaced).toContain("instruction figures");
+  });
+
+  it("takes the run's text above the first section, and records no run when given no row", () => {
+    const merged = mergeReport(
+      full,
+      httpRun.replace("# Benchmarks", "# Benchmarks, described anew"),
+      suites,
+      undefined,
+    );
+    expect(merged.startsWith("# Benchmarks, described anew\n")).toBe(true);
+    expect(merged).not.toContain("measured in a run of its own");
   });
 
   it("replaces only the sections of the suites it ran, and records the run in the machine table", () => {
