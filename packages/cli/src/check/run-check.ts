@@ -4,6 +4,25 @@ import { schemeNamed } from "../schemes";
 import { createProbes, type Expectation, type Probe, type ProbeContext, type ProbeRequest } from "./probes";
 import { createSchemeProbes } from "./scheme-probes";
 
+/**
+ * What `runCheck` probes, and how long an answer may take.
+ *
+ * @example
+ * ```ts
+ * import { type CheckOptions, runCheck } from "@tidings/cli";
+ *
+ * // The same probes for a Stripe-signed endpoint: the sender whose format they take, as `--scheme`.
+ * const options: CheckOptions = {
+ *   url: "http://127.0.0.1:3000/webhooks/stripe",
+ *   secret: process.env.STRIPE_WEBHOOK_SECRET!,
+ *   sizeBytes: 256 * 1024,
+ *   warnMs: 5_000,
+ *   timeoutMs: 10_000,
+ *   scheme: "stripe",
+ * };
+ * console.log((await runCheck(options)).pass);
+ * ```
+ */
 export interface CheckOptions {
   url: string;
   secret: string;
@@ -17,6 +36,25 @@ export interface CheckOptions {
   scheme?: string | undefined;
 }
 
+/**
+ * One probe's request and how the receiver answered it.
+ *
+ * @example
+ * ```ts
+ * import { type ProbeResult, runCheck } from "@tidings/cli";
+ *
+ * const line = (probe: ProbeResult) =>
+ *   `${probe.pass ? "PASS" : "FAIL"}  ${probe.title}: expected ${probe.expected}, got ${probe.got} (${probe.ms} ms)`;
+ * const report = await runCheck({
+ *   url: "http://127.0.0.1:3000/webhooks",
+ *   secret: "whsec_local_test",
+ *   sizeBytes: 1_000_000,
+ *   warnMs: 10_000,
+ *   timeoutMs: 15_000,
+ * });
+ * console.log(report.results.map(line).join("\n"));
+ * ```
+ */
 export interface ProbeResult {
   name: string;
   title: string;
@@ -35,6 +73,25 @@ export interface ProbeResult {
   hint?: string;
 }
 
+/**
+ * What `runCheck` resolves to: every probe's result, and whether all passed.
+ *
+ * @example
+ * ```ts
+ * import { type CheckReport, runCheck } from "@tidings/cli";
+ *
+ * // Against your receiver, started on port 3000 with the same secret: the CLI's `check`, in a test.
+ * const report: CheckReport = await runCheck({
+ *   url: "http://127.0.0.1:3000/webhooks",
+ *   secret: "whsec_local_test",
+ *   sizeBytes: 1_000_000,
+ *   warnMs: 10_000,
+ *   timeoutMs: 15_000,
+ * });
+ * for (const probe of report.results.filter((result) => !result.pass)) console.error(`${probe.title}: ${probe.hint}`);
+ * if (!report.pass) process.exitCode = 1;
+ * ```
+ */
 export interface CheckReport {
   url: string;
   pass: boolean;
@@ -101,7 +158,25 @@ async function runProbe(probe: Probe, context: ProbeContext, options: CheckOptio
   };
 }
 
-/** Sends every probe to the receiver, one after the other, and grades each answer. */
+/**
+ * Sends every probe to the receiver, one after the other, and grades each answer.
+ *
+ * @example
+ * ```ts
+ * import { runCheck } from "@tidings/cli";
+ *
+ * // Against your receiver, started on port 3000 with the same secret: the CLI's `check`, in a test.
+ * const report = await runCheck({
+ *   url: "http://127.0.0.1:3000/webhooks",
+ *   secret: "whsec_local_test",
+ *   sizeBytes: 1_000_000,
+ *   warnMs: 10_000,
+ *   timeoutMs: 15_000,
+ * });
+ * for (const probe of report.results.filter((result) => !result.pass)) console.error(`${probe.title}: ${probe.hint}`);
+ * if (!report.pass) process.exitCode = 1;
+ * ```
+ */
 export async function runCheck(options: CheckOptions): Promise<CheckReport> {
   const results: ProbeResult[] = [];
   const scheme = schemeNamed(options.scheme);

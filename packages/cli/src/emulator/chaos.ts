@@ -1,6 +1,19 @@
 import type { MessageEventType } from "../events";
 
-/** The service's realities, on demand: each is off at its zero. */
+/**
+ * The service's realities, on demand: each is off at its zero.
+ *
+ * @example
+ * ```ts
+ * import { type ChaosSettings, startEmulator } from "@tidings/cli";
+ *
+ * // Every event sent twice, each after 0 to 2 s; the seed the failing run logged, to replay it.
+ * const chaos: Partial<ChaosSettings> = { duplicates: 1, delayMs: [0, 2_000], seed: 1_234 };
+ * const webhookUrl = "http://127.0.0.1:3000/webhooks";
+ * const emulator = await startEmulator({ webhookUrl, secret: "whsec_local_test", chaos });
+ * console.log(emulator.chaos); // the settings in effect, defaults filled in
+ * ```
+ */
 export interface ChaosSettings {
   /** Probability that a delivered event is sent a second time. */
   duplicates: number;

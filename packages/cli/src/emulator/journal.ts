@@ -1,7 +1,20 @@
 import type { Channel } from "@tidings/core";
 import type { MessageEventType } from "../events";
 
-/** One POST of an event to the webhook URL, as the dashboard shows it. */
+/**
+ * One POST of an event to the webhook URL, as the dashboard shows it.
+ *
+ * @example
+ * ```ts
+ * import type { AttemptRecord, MessageRecord } from "@tidings/cli";
+ *
+ * // From the dashboard's state (`GET <dashboardUrl>/api/state`): the attempts your receiver refused.
+ * const refused = (messages: MessageRecord[]): AttemptRecord[] =>
+ *   messages
+ *     .flatMap((message) => message.events.flatMap((event) => event.attempts))
+ *     .filter((attempt) => attempt.status !== 200);
+ * ```
+ */
 export interface AttemptRecord {
   /** ISO 8601, when it was sent. */
   at: string;
@@ -19,6 +32,18 @@ export interface AttemptRecord {
   /** Why it was sent beyond the event's own attempts. */
   extra?: "duplicate" | "resend";
 }
+/**
+ * One event of a message: the exact JSON sent, where its delivery stands, and every attempt.
+ *
+ * @example
+ * ```ts
+ * import type { EventRecord, MessageRecord } from "@tidings/cli";
+ *
+ * // From the dashboard's state (`GET <dashboardUrl>/api/state`): the events the emulator gave up on.
+ * const abandoned = (messages: MessageRecord[]): EventRecord[] =>
+ *   messages.flatMap((message) => message.events).filter((event) => event.state === "abandoned");
+ * ```
+ */
 
 export interface EventRecord {
   id: string;
@@ -28,6 +53,23 @@ export interface EventRecord {
   state: "waiting" | "delivering" | "delivered" | "abandoned";
   attempts: AttemptRecord[];
 }
+/**
+ * One message the emulator accepted (or a test event sent from the dashboard), with its events.
+ *
+ * @example
+ * ```ts
+ * import { type MessageRecord, startEmulator } from "@tidings/cli";
+ *
+ * const emulator = await startEmulator({
+ *   webhookUrl: "http://127.0.0.1:3000/webhooks",
+ *   secret: "whsec_local_test",
+ *   dashboard: true,
+ * });
+ * const state = await fetch(`${emulator.dashboardUrl}/api/state`);
+ * const { messages } = (await state.json()) as { messages: MessageRecord[] };
+ * console.log(messages.map((message) => `${message.id}: ${message.events.map((event) => event.state).join(", ")}`));
+ * ```
+ */
 
 export interface MessageRecord {
   id: string;

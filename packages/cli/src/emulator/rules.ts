@@ -4,10 +4,33 @@ import type { Channel } from "@tidings/core";
  * The emulator accepts only test-mode keys: this prefix and at least one more character. The sender's contract
  * (docs/sender-contract.md) says test keys start with a fixed prefix ending in `_test_` but not which; `sk_test_` is
  * our choice.
+ *
+ * @example
+ * ```ts
+ * import { TEST_KEY_PREFIX } from "@tidings/cli";
+ *
+ * // Any key with the prefix and one more character is accepted.
+ * const headers = { authorization: `Bearer ${TEST_KEY_PREFIX}local` };
+ * ```
  */
 export const TEST_KEY_PREFIX = "sk_test_";
 
-/** Recipients whose messages end with `message.failed` instead of `message.delivered`. Our choice, one per channel. */
+/**
+ * Recipients whose messages end with `message.failed` instead of `message.delivered`. Our choice, one per channel.
+ *
+ * @example
+ * ```ts
+ * import { FAILING_RECIPIENTS, startEmulator } from "@tidings/cli";
+ *
+ * const emulator = await startEmulator({ webhookUrl: "http://127.0.0.1:3000/webhooks", secret: "whsec_local_test" });
+ * // This message's events end with message.failed: test your receiver's failure path.
+ * await fetch(`${emulator.url}/v3/messages`, {
+ *   method: "POST",
+ *   headers: { authorization: "Bearer sk_test_local" },
+ *   body: new URLSearchParams({ channel: "email", to: FAILING_RECIPIENTS.email, body: "Welcome" }),
+ * });
+ * ```
+ */
 export const FAILING_RECIPIENTS = {
   sms: "+15005550001",
   email: "fail@example.com",
@@ -16,6 +39,18 @@ export const FAILING_RECIPIENTS = {
 
 export const CHANNELS = ["sms", "email", "push"] as const satisfies readonly Channel[];
 
+/**
+ * How often the emulator attempts an event, and how long it waits between attempts.
+ *
+ * @example
+ * ```ts
+ * import { type RetryPolicy, startEmulator } from "@tidings/cli";
+ *
+ * // No retries: a receiver that fails an attempt shows it at once.
+ * const retry: RetryPolicy = { attempts: 1, baseDelayMs: 0, factor: 1 };
+ * await startEmulator({ webhookUrl: "http://127.0.0.1:3000/webhooks", secret: "whsec_local_test", retry });
+ * ```
+ */
 export interface RetryPolicy {
   /** Attempts per event, the first included (1 = no retry). */
   attempts: number;
@@ -25,7 +60,18 @@ export interface RetryPolicy {
   factor: number;
 }
 
-/** Small, for local use: waits of 250, 500, 1000, 2000 ms; an event is abandoned after about 4 s. */
+/**
+ * Small, for local use: waits of 250, 500, 1000, 2000 ms; an event is abandoned after about 4 s.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_RETRY, startEmulator } from "@tidings/cli";
+ *
+ * // Twice the default attempts, the same waits.
+ * const retry = { ...DEFAULT_RETRY, attempts: DEFAULT_RETRY.attempts * 2 };
+ * await startEmulator({ webhookUrl: "http://127.0.0.1:3000/webhooks", secret: "whsec_local_test", retry });
+ * ```
+ */
 export const DEFAULT_RETRY: Readonly<RetryPolicy> = { attempts: 5, baseDelayMs: 250, factor: 2 };
 
 /** One delivery attempt is abandoned (and counts as failed) after this long. */

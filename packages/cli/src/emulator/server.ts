@@ -7,6 +7,24 @@ import { IdempotencyStore } from "./idempotency";
 import { Journal } from "./journal";
 import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY, type RetryPolicy } from "./rules";
 
+/**
+ * Where the emulator delivers, with which secret, and how it behaves: retries, chaos, the dashboard.
+ *
+ * @example
+ * ```ts
+ * import { type EmulatorOptions, startEmulator } from "@tidings/cli";
+ *
+ * // A receiver under test that must cope with duplicates, reordering and a skewed clock, reproducibly.
+ * const options: EmulatorOptions = {
+ *   webhookUrl: "http://127.0.0.1:3000/webhooks",
+ *   secret: "whsec_local_test",
+ *   retry: { attempts: 3, baseDelayMs: 100 },
+ *   chaos: { duplicates: 0.5, reorder: 0.5, clockSkewS: 30, seed: 42 },
+ *   log: false,
+ * };
+ * const emulator = await startEmulator(options);
+ * ```
+ */
 export interface EmulatorOptions {
   /** Where the signed delivery events are POSTed. */
   webhookUrl: string;
@@ -28,6 +46,22 @@ export interface EmulatorOptions {
   dashboard?: boolean | { port?: number; host?: string };
 }
 
+/**
+ * A running emulator: its address, the chaos in effect, and ways to wait for it and stop it.
+ *
+ * @example
+ * ```ts
+ * import { type Emulator, startEmulator } from "@tidings/cli";
+ *
+ * // The emulator of a test file, stopped after its last test.
+ * let emulator: Emulator | undefined;
+ * export async function emulatorFor(webhookUrl: string): Promise<Emulator> {
+ *   emulator ??= await startEmulator({ webhookUrl, secret: "whsec_local_test", log: false });
+ *   return emulator;
+ * }
+ * export const stopEmulator = () => emulator?.close();
+ * ```
+ */
 export interface Emulator {
   /** The base URL, e.g. `http://127.0.0.1:4010`; the API is at `${url}/v3/messages`. */
   url: string;
@@ -69,7 +103,23 @@ function checkOptions(options: EmulatorOptions): {
   return { retry, attemptTimeoutMs, chaos: chaosSettings(options.chaos) };
 }
 
-/** Starts the emulated service (test mode) on `host:port`; accepted messages are delivered to `webhookUrl`. */
+/**
+ * Starts the emulated service (test mode) on `host:port`; accepted messages are delivered to `webhookUrl`.
+ *
+ * @example
+ * ```ts
+ * import { startEmulator } from "@tidings/cli";
+ *
+ * const emulator = await startEmulator({ webhookUrl: "http://127.0.0.1:3000/webhooks", secret: "whsec_local_test" });
+ * await fetch(`${emulator.url}/v3/messages`, {
+ *   method: "POST",
+ *   headers: { authorization: "Bearer sk_test_local" },
+ *   body: new URLSearchParams({ channel: "sms", to: "+15551234567", body: "Your code is 123456" }),
+ * });
+ * await emulator.idle(); // every event sequence started so far is delivered (or abandoned): assert on your receiver
+ * await emulator.close();
+ * ```
+ */
 export async function startEmulator(options: EmulatorOptions): Promise<Emulator> {
   const { retry, attemptTimeoutMs, chaos } = checkOptions(options);
   const log = options.log === false ? () => {} : (options.log ?? console.log);
