@@ -1,6 +1,20 @@
 import { WebhookVerificationError } from "./errors";
 
-/** A verified delivery's JSON payload. The service does not specify its fields; see the README's event model. */
+/**
+ * A verified delivery's JSON payload. The service does not specify its fields; see the README's event model.
+ *
+ * @example
+ * ```ts
+ * import { constructEvent, type DeliveryEvent, SIGNATURE_HEADER } from "@tidings/core";
+ *
+ * export function readDelivery(body: Buffer, headers: Record<string, string | string[] | undefined>): DeliveryEvent {
+ *   const event = constructEvent(body, headers[SIGNATURE_HEADER], process.env.WEBHOOK_SECRET!);
+ *   // Untyped JSON: check a field before using it.
+ *   if (typeof event.type === "string") console.log("verified", event.type);
+ *   return event;
+ * }
+ * ```
+ */
 export type DeliveryEvent = Readonly<Record<string, unknown>>;
 
 // Non-fatal: a signed body with a stray invalid byte inside a JSON string still parses (as U+FFFD).

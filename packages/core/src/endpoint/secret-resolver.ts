@@ -4,7 +4,25 @@ import type { Scheme } from "../schemes/scheme";
 import type { RequestTarget, SecretRequest } from "./request-target";
 import { type EndpointSecret, type SecretSet, toSecretSet } from "./secret-set";
 
-/** What a secret resolver returns for a request it knows: the endpoint's secret(s), and a label for it. */
+/**
+ * What a secret resolver returns for a request it knows: the endpoint's secret(s), and a label for it.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, type ResolvedEndpoint } from "@tidings/core";
+ *
+ * // stands in for your database: each account's secret, and the id of its record
+ * const accounts = new Map([["acct_42", { secret: "whsec_abc", secretId: "sec_1" }]]);
+ *
+ * function endpointFor(account: string): ResolvedEndpoint | undefined {
+ *   const found = accounts.get(account);
+ *   return found && { secret: found.secret, endpoint: account, dedupScope: found.secretId };
+ * }
+ *
+ * // app.post("/webhooks/:account", webhookMiddleware(receiver))
+ * export const receiver = createReceiver({ secret: ({ params }) => endpointFor(params.account ?? "") });
+ * ```
+ */
 export interface ResolvedEndpoint {
   secret: EndpointSecret;
   /** Names the endpoint: scopes the dedup key, reaches handlers as `context.endpoint`, and labels metrics. */
@@ -28,6 +46,21 @@ export interface ResolvedEndpoint {
 /**
  * Finds the secret(s) for a request, sync or async. `undefined` (or `null`) means no endpoint is configured here:
  * the delivery is answered 404 `unknown_endpoint`. A throw or rejection (its database is down) is answered 503.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, type SecretResolver } from "@tidings/core";
+ *
+ * const secrets = new Map([["acct_42", ["whsec_new", "whsec_old"]]]); // stands in for your database
+ *
+ * // app.post("/webhooks/:account", webhookMiddleware(receiver))
+ * const resolveSecret: SecretResolver = async ({ params }) => {
+ *   const secret = secrets.get(params.account ?? "");
+ *   return secret && { secret, endpoint: params.account };
+ * };
+ *
+ * export const receiver = createReceiver({ secret: resolveSecret });
+ * ```
  */
 export type SecretResolver = (
   request: SecretRequest,

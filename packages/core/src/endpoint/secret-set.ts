@@ -1,4 +1,18 @@
-/** A secret that stops verifying after `notAfter`, so the old secret of a rotation retires on schedule. */
+/**
+ * A secret that stops verifying after `notAfter`, so the old secret of a rotation retires on schedule.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, type ExpiringSecret } from "@tidings/core";
+ *
+ * // The old secret stops verifying on 1 December, without a deploy.
+ * const previous: ExpiringSecret = {
+ *   value: process.env.OLD_WEBHOOK_SECRET!,
+ *   notAfter: new Date("2026-12-01T00:00:00Z"),
+ * };
+ * export const receiver = createReceiver({ secret: [process.env.WEBHOOK_SECRET!, previous] });
+ * ```
+ */
 export interface ExpiringSecret {
   value: string;
   /** A Date, or Unix milliseconds: from then on this secret no longer verifies. */

@@ -18,14 +18,42 @@ export interface DeliveryInfo {
   endpoint?: string | undefined;
 }
 
-/** What a Receiver's handler learns about the delivery besides the event. */
+/**
+ * What a Receiver's handler learns about the delivery besides the event.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, type DeliveryContext, type MessageEvents } from "@tidings/core";
+ *
+ * function onDelivered(event: MessageEvents["message.delivered"], ctx: DeliveryContext) {
+ *   const signedAt = new Date(ctx.timestamp * 1000);
+ *   console.log(event.data.id, ctx.deliveryKey, signedAt, `${ctx.verifiedBody.byteLength} bytes`);
+ * }
+ *
+ * export const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! }).on("message.delivered", onDelivered);
+ * ```
+ */
 export interface DeliveryContext extends DeliveryInfo {
   /** The body bytes the signature was verified over (Content-Encoding undone). */
   verifiedBody: Uint8Array;
   headers: HeaderSource;
 }
 
-/** A handler may return anything; a promise it returns is awaited, and a rejection counts as a failure. */
+/**
+ * A handler may return anything; a promise it returns is awaited, and a rejection counts as a failure.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, type Handler, type MessageEvents } from "@tidings/core";
+ *
+ * // Written in a module of its own, registered where the Receiver is made.
+ * export const markDelivered: Handler<MessageEvents["message.delivered"]> = async (event, ctx) => {
+ *   console.log(`${event.data.id} delivered (${ctx.deliveryKey})`);
+ * };
+ *
+ * export const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! }).on("message.delivered", markDelivered);
+ * ```
+ */
 export type Handler<Event, Context = DeliveryContext> = (event: Event, context: Context) => unknown;
 
 /** Every event of a map, as a union: what `onAny` handlers receive. */

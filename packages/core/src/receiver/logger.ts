@@ -1,6 +1,19 @@
 /**
  * console, pino, winston and the like. Tidings logs one object per line (`message`, `code`, and facts such as `err`),
  * the first argument of each call. A logger that throws is ignored, never fails a delivery.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, type Logger } from "@tidings/core";
+ *
+ * // console, pino() and winston.createLogger() are loggers as they are; this one writes JSON lines to stderr.
+ * const logger: Logger = {
+ *   error: (line) => process.stderr.write(`${JSON.stringify({ level: "error", ...(line as object) })}\n`),
+ *   warn: (line) => process.stderr.write(`${JSON.stringify({ level: "warn", ...(line as object) })}\n`),
+ * };
+ *
+ * export const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET!, logger });
+ * ```
  */
 export interface Logger {
   error(...values: unknown[]): void;

@@ -18,6 +18,21 @@ export type EventSchemas<Events extends EventMap> = {
   [Type in keyof Events]?: StandardSchemaV1<unknown, Events[Type]>;
 };
 
+/**
+ * What `createReceiver` takes: the secret (or a resolver), and every limit, store and hook, each with a default.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, type MessageEvents, type ReceiverOptions } from "@tidings/core";
+ *
+ * // Options read from the environment once, checked by createReceiver at start-up.
+ * export function receiverOptions(env: NodeJS.ProcessEnv): ReceiverOptions<MessageEvents> {
+ *   return { secret: env.WEBHOOK_SECRET!, maxBodyBytes: 256 * 1024, handlerTimeoutMs: 10_000 };
+ * }
+ *
+ * export const receiver = createReceiver(receiverOptions(process.env));
+ * ```
+ */
 export interface ReceiverOptions<Events extends EventMap> extends VerifyOptions {
   /**
    * The endpoint secret, or several while rotating it (`{ value, notAfter }` retires one on schedule); or a function

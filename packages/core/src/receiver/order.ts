@@ -8,6 +8,21 @@ import { isPromiseLike } from "./promise-like";
  * How events are ordered: which object an event is about (`key`) and where it stands in that object's history
  * (`position`). For each object, handlers run for one event at a time, in strictly increasing position; an event at or
  * below the position already handled is stale. An event with no key or no finite position runs unordered.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, type EventOrder } from "@tidings/core";
+ *
+ * type Events = { "account.updated": { id: string; type: "account.updated"; account: string; updatedAt: string } };
+ *
+ * // Per account, one event at a time, in `updatedAt` order; an older update arriving late is answered stale.
+ * const byAccount: EventOrder<Events> = {
+ *   key: (event) => event.account,
+ *   position: (event) => Date.parse(event.updatedAt),
+ * };
+ *
+ * export const receiver = createReceiver<Events>({ secret: process.env.WEBHOOK_SECRET!, order: byAccount });
+ * ```
  */
 export interface EventOrder<Events extends EventMap = MessageEvents> {
   key(event: AnyEvent<Events>): string | undefined;
@@ -24,6 +39,17 @@ const STATUS_POSITIONS: Readonly<Record<string, number>> = {
 /**
  * The order of the default `MessageEvents`: per message (`data.id`), queued 1, sent 2, then delivered or failed 3.
  * Both final statuses share a position, so of two the first handled stands and the other is stale.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, MESSAGE_EVENT_TYPES, messageStatusOrder } from "@tidings/core";
+ *
+ * const statuses = new Map<string, string>(); // stands in for your database
+ *
+ * export const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET!, order: messageStatusOrder })
+ *   // Never an older status after a newer one, never two of one message at once: a plain write is safe.
+ *   .on(MESSAGE_EVENT_TYPES, (event) => statuses.set(event.data.id, event.data.status));
+ * ```
  */
 export const messageStatusOrder: EventOrder<MessageEvents> = {
   key: (event) => (typeof event.data?.id === "string" && event.data.id !== "" ? event.data.id : undefined),

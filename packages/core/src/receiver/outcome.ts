@@ -2,7 +2,25 @@ import type { RequestTarget } from "../endpoint/request-target";
 import type { OutcomeCode } from "../http/result";
 import type { DeliveryInfo } from "./handlers";
 
-/** One handler's run within a delivery or a job. */
+/**
+ * One handler's run within a delivery or a job.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import type { HandlerRun } from "@tidings/core/dispatch";
+ *
+ * function reportFailures(runs: readonly HandlerRun[]) {
+ *   for (const run of runs.filter((run) => run.failed)) {
+ *     console.error(`handler ${run.name} (on ${run.on}) failed after ${run.durationMs.toFixed(1)} ms`, run.error);
+ *   }
+ * }
+ *
+ * export const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! }).onOutcome((outcome) =>
+ *   reportFailures(outcome.handlers),
+ * );
+ * ```
+ */
 export interface HandlerRun {
   /** The handler function's name; "anonymous" for an arrow function assigned nowhere. */
   name: string;
@@ -16,7 +34,21 @@ export interface HandlerRun {
   error?: unknown;
 }
 
-/** What became of one delivery, once it was answered: for metrics and traces (`onOutcome`). */
+/**
+ * What became of one delivery, once it was answered: for metrics and traces (`onOutcome`).
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, type DeliveryOutcome } from "@tidings/core";
+ *
+ * function record(outcome: DeliveryOutcome) {
+ *   const where = outcome.target?.route ?? outcome.target?.path;
+ *   console.log(`${outcome.status} ${outcome.code} ${where} ${outcome.delivery?.type} in ${outcome.durationMs} ms`);
+ * }
+ *
+ * export const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! }).onOutcome(record);
+ * ```
+ */
 export interface DeliveryOutcome {
   code: OutcomeCode;
   status: number;
@@ -40,7 +72,20 @@ export interface DeliveryOutcome {
   retiredSecretIndex?: number | undefined;
 }
 
-/** Hears each delivery's outcome. May return a promise: a rejection is logged, never left unhandled. */
+/**
+ * Hears each delivery's outcome. May return a promise: a rejection is logged, never left unhandled.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, type OutcomeListener } from "@tidings/core";
+ *
+ * const answered = new Map<string, number>(); // outcome code → count, for a metrics endpoint
+ *
+ * const count: OutcomeListener = ({ code }) => answered.set(code, (answered.get(code) ?? 0) + 1);
+ *
+ * export const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! }).onOutcome(count);
+ * ```
+ */
 export type OutcomeListener<Outcome = DeliveryOutcome> = (outcome: Outcome) => unknown;
 
 /** Unix ms with sub-millisecond precision, from the monotonic clock. */
