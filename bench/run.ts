@@ -105,8 +105,8 @@ if (options.out) {
   const machineRow = options.rerender ? undefined : separateRunRow(report);
   const merged =
     partial && mergeReport(readFileSync(options.out, "utf8"), markdown, { names: suites, keys }, machineRow);
-  writeFileSync(options.out, merged || markdown);
   writeSuiteFiles(chartsDir(options.out), report, suites);
+  writeFileSync(options.out, merged || markdown);
   log(`wrote ${relative(process.cwd(), options.out)} and ${relative(process.cwd(), chartsDir(options.out))}`);
 } else {
   console.log(markdown);
