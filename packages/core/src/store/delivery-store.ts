@@ -1,7 +1,37 @@
-/** A claim on a delivery key: whoever holds the token runs the handlers, the others back off. */
+/**
+ * A claim on a delivery key: whoever holds the token runs the handlers, the others back off.
+ *
+ * @example
+ * ```ts
+ * import type { ClaimResult } from "@tidings/core/adapter";
+ * import type { Redis } from "ioredis";
+ *
+ * // A store's claim in Redis: SET NX takes the key with a lease; completing writes "done" over the token.
+ * export async function claim(redis: Redis, key: string, leaseMs: number): Promise<ClaimResult> {
+ *   const token = crypto.randomUUID();
+ *   if ((await redis.set(key, token, "PX", leaseMs, "NX")) === "OK") return { state: "claimed", token };
+ *   return (await redis.get(key)) === "done" ? { state: "done" } : { state: "in-flight" };
+ * }
+ * ```
+ */
 export type ClaimResult = { state: "claimed"; token: string } | { state: "in-flight" } | { state: "done" };
 
-/** Which object an ordered event is about, and where it stands in that object's history. */
+/**
+ * Which object an ordered event is about, and where it stands in that object's history.
+ *
+ * @example
+ * ```ts
+ * import type { ObjectPosition } from "@tidings/core/adapter";
+ *
+ * const handled = new Map<string, number>(); // object → its handled position
+ *
+ * // Part of a store's completeInOrder: the object's position only ever moves up.
+ * export function advance(order: ObjectPosition): void {
+ *   const current = handled.get(order.object) ?? Number.NEGATIVE_INFINITY;
+ *   handled.set(order.object, Math.max(current, order.position));
+ * }
+ * ```
+ */
 export interface ObjectPosition {
   /** The object's key (a message id, an order number…), scoped by the caller. */
   object: string;
@@ -13,6 +43,23 @@ export interface ObjectPosition {
  * A claim on an ordered event: the delivery key's states, plus `stale` (at or below the position already handled for
  * the object; the key is marked done in the same step) and `busy` (another event of the object holds its lease).
  * `claimed` takes the delivery key and the object's lease together, with one token.
+ *
+ * @example
+ * ```ts
+ * import type { ObjectPosition, OrderedClaimResult } from "@tidings/core/adapter";
+ *
+ * const handled = new Map<string, number>(); // object → its handled position
+ * const leases = new Map<string, string>(); // object → token of the event in its handlers
+ *
+ * // The ordering half of a store's claimInOrder, one synchronous step (the delivery key's own claim left out).
+ * export function claimObject(order: ObjectPosition): OrderedClaimResult {
+ *   if (order.position <= (handled.get(order.object) ?? Number.NEGATIVE_INFINITY)) return { state: "stale" };
+ *   if (leases.has(order.object)) return { state: "busy" };
+ *   const token = crypto.randomUUID();
+ *   leases.set(order.object, token);
+ *   return { state: "claimed", token };
+ * }
+ * ```
  */
 export type OrderedClaimResult = ClaimResult | { state: "stale" } | { state: "busy" };
 
@@ -24,6 +71,41 @@ export type OrderedClaimResult = ClaimResult | { state: "stale" } | { state: "bu
  *
  * The three `…InOrder` methods are what `order` needs; a store without them works for everything else. Each is one
  * atomic step in the store (one Map operation, one Lua script, one SQL statement), never a read then a write.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, type DeliveryStore } from "@tidings/core";
+ * import type { ClaimResult } from "@tidings/core/adapter";
+ *
+ * // A sketch over a Map, without expiry: MemoryStore, RedisStore and PostgresStore are the real ones.
+ * class MapStore implements DeliveryStore {
+ *   readonly #keys = new Map<string, { token: string; until: number } | "done">();
+ *   #claims = 0;
+ *
+ *   claim(key: string, leaseMs: number): ClaimResult {
+ *     const held = this.#keys.get(key);
+ *     if (held === "done") return { state: "done" };
+ *     if (held && held.until > Date.now()) return { state: "in-flight" };
+ *     const token = String(++this.#claims);
+ *     this.#keys.set(key, { token, until: Date.now() + leaseMs });
+ *     return { state: "claimed", token };
+ *   }
+ *
+ *   complete(key: string, token: string): boolean {
+ *     const held = this.#keys.get(key);
+ *     if (typeof held !== "object" || held.token !== token) return false;
+ *     this.#keys.set(key, "done");
+ *     return true;
+ *   }
+ *
+ *   release(key: string, token: string): boolean {
+ *     const held = this.#keys.get(key);
+ *     return typeof held === "object" && held.token === token && this.#keys.delete(key);
+ *   }
+ * }
+ *
+ * export const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET!, store: new MapStore() });
+ * ```
  */
 export interface DeliveryStore {
   /** Claims the key for `leaseMs` unless it is held or done. */

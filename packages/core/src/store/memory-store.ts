@@ -2,6 +2,23 @@ import { positiveInteger } from "../positive-integer";
 import { type Logger, type SafeLogger, safeLogger } from "../receiver/logger";
 import type { ClaimResult, DeliveryStore, ObjectPosition, OrderedClaimResult } from "./delivery-store";
 
+/**
+ * What a `MemoryStore` takes: how many keys it holds, how long done keys are kept from eviction, its clock and logger.
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore, type MemoryStoreOptions } from "@tidings/core";
+ *
+ * // In a test: a small store on a clock the test moves.
+ * let now = Date.parse("2026-01-01T00:00:00Z");
+ * const options: MemoryStoreOptions = { maxEntries: 1000, now: () => now };
+ * const store = new MemoryStore(options);
+ *
+ * const claim = store.claim("event:evt_1", 60_000);
+ * now += 61_000; // past the lease: the key can be claimed again
+ * console.log(claim, store.claim("event:evt_1", 60_000));
+ * ```
+ */
 export interface MemoryStoreOptions {
   /**
    * Most keys kept. Past it, done keys older than `minRetentionMs` are evicted, oldest first; when every key is a
@@ -54,6 +71,16 @@ const BUSY: OrderedClaimResult = { state: "busy" };
 /**
  * An in-process, bounded DeliveryStore: dedup for a single-instance receiver. It never evicts a claim in flight or a
  * done key that a replay could still match; when full of those, it refuses new claims rather than forget one.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, MemoryStore } from "@tidings/core";
+ *
+ * // One instance at up to 1,600 deliveries/s: room for a 300 s tolerance window of them.
+ * const store = new MemoryStore({ maxEntries: 500_000 });
+ *
+ * export const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET!, store });
+ * ```
  */
 export class MemoryStore implements DeliveryStore {
   // Per key, a Claim while in flight, then only the time it stays done until: one object less per delivery for the

@@ -6,7 +6,22 @@ export interface SignOptions {
   timestamp?: number;
 }
 
-/** Signs a payload the way the service does; returns the `Service-Signature` header value. For tests and tools. */
+/**
+ * Signs a payload the way the service does; returns the `Service-Signature` header value. For tests and tools.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, SIGNATURE_HEADER, sign } from "@tidings/core";
+ *
+ * // In a test: a delivery signed as the service signs it, handed to the Receiver.
+ * const receiver = createReceiver({ secret: "whsec_test" });
+ * const event = { id: "evt_1", type: "message.sent", data: { id: "msg_1", status: "sent", channel: "sms" } };
+ * const rawBody = new TextEncoder().encode(JSON.stringify(event));
+ *
+ * const result = await receiver.receive({ rawBody, headers: { [SIGNATURE_HEADER]: sign(rawBody, "whsec_test") } });
+ * console.log(result.status, result.body); // 200 {"received":true}
+ * ```
+ */
 export function sign(payload: RawPayload, secret: string, options?: SignOptions): string {
   const bytes = payloadBytes(payload);
   if (bytes === undefined) throw new TypeError("payload must be bytes or a string");

@@ -5,6 +5,20 @@ import { normalizeSecrets, type Secret } from "./secrets";
 import { parseHeaderDetailed, type SignatureHeaderInput } from "./signature-header";
 import { assertWithinTolerance, currentSeconds, resolveTolerance, type VerifyOptions } from "./tolerance";
 
+/**
+ * What a delivery that verified tells: when it was signed, and which secret signed it.
+ *
+ * @example
+ * ```ts
+ * import { verify, type VerifyResult } from "@tidings/core";
+ *
+ * export function verified(body: Uint8Array, header: string | null): VerifyResult {
+ *   const result = verify(body, header, [process.env.WEBHOOK_SECRET!, process.env.OLD_WEBHOOK_SECRET!]);
+ *   console.log("signed at", new Date(result.timestamp * 1000), "by secret", result.secretIndex);
+ *   return result;
+ * }
+ * ```
+ */
 export interface VerifyResult {
   /** The signed `t`, in Unix seconds; for a scheme that signs no time (GitHub, Shopify), when it was verified. */
   timestamp: number;
@@ -15,6 +29,20 @@ export interface VerifyResult {
 /** What the Receiver also needs: the `v1` that matched is a dedup key no attacker can vary. */
 export type VerifiedDelivery = VerifyResult & SignatureMatch;
 
+/**
+ * What `safeVerify` and `safeVerifyAsync` return: the `VerifyResult` with `ok: true`, or the error with `ok: false`.
+ *
+ * @example
+ * ```ts
+ * import { type SafeVerifyResult, safeVerify } from "@tidings/core";
+ *
+ * export function check(body: Uint8Array, header: string | null): SafeVerifyResult {
+ *   const result = safeVerify(body, header, process.env.WEBHOOK_SECRET!);
+ *   if (!result.ok) console.warn(`refused: ${result.error.code}, answer ${result.error.status}`);
+ *   return result;
+ * }
+ * ```
+ */
 export type SafeVerifyResult = ({ ok: true } & VerifyResult) | { ok: false; error: WebhookVerificationError };
 
 /** A delivery with its header read and its arguments checked: what the HMAC step needs. Sync and async alike. */

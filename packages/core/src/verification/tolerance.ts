@@ -1,6 +1,20 @@
 import { WebhookVerificationError } from "../errors";
 import { DEFAULT_TOLERANCE_SECONDS } from "./constants";
 
+/**
+ * The time window of `verify` and its kin: how far a signed timestamp may be from now, and what now is.
+ *
+ * @example
+ * ```ts
+ * import { sign, verify, type VerifyOptions } from "@tidings/core";
+ *
+ * // In a test: a fixed clock and a one-minute window.
+ * const options: VerifyOptions = { toleranceSeconds: 60, now: () => Date.parse("2026-01-01T00:00:00Z") };
+ *
+ * const header = sign("{}", "whsec_test", { timestamp: Date.parse("2026-01-01T00:00:00Z") / 1000 - 10 });
+ * verify("{}", header, "whsec_test", options); // signed 10 s before now: within the window
+ * ```
+ */
 export interface VerifyOptions {
   /** Accepted clock difference with the sender, in seconds, both ways. Default 300 (the service's limit). */
   toleranceSeconds?: number;

@@ -40,7 +40,27 @@ export function matchSignature(
     : requireMatchInWindow(delivery, matched, options);
 }
 
-/** Verifies a delivery in any runtime: Node, Bun, Deno, edge functions, Cloudflare Workers. Same rules as `verify`. */
+/**
+ * Verifies a delivery in any runtime: Node, Bun, Deno, edge functions, Cloudflare Workers. Same rules as `verify`.
+ *
+ * @example
+ * ```ts
+ * import { SIGNATURE_HEADER, verifyAsync, WebhookVerificationError } from "@tidings/core";
+ *
+ * // A Next.js route handler (app/webhooks/route.ts), on the Edge or the Node runtime alike.
+ * export async function POST(request: Request): Promise<Response> {
+ *   const body = new Uint8Array(await request.arrayBuffer());
+ *   try {
+ *     await verifyAsync(body, request.headers.get(SIGNATURE_HEADER), process.env.WEBHOOK_SECRET!);
+ *   } catch (error) {
+ *     if (!(error instanceof WebhookVerificationError)) throw error;
+ *     return Response.json({ error: error.code }, { status: error.status });
+ *   }
+ *   console.log("verified", JSON.parse(new TextDecoder().decode(body)).type);
+ *   return Response.json({ received: true });
+ * }
+ * ```
+ */
 export async function verifyAsync(
   payload: unknown,
   header: SignatureHeaderInput,
@@ -50,7 +70,22 @@ export async function verifyAsync(
   return toVerifyResult(await matchSignature(parseVerifyArguments(payload, header, secret, options), options));
 }
 
-/** `verifyAsync` that resolves to `{ ok: false, error }` instead of rejecting with a `WebhookVerificationError`. */
+/**
+ * `verifyAsync` that resolves to `{ ok: false, error }` instead of rejecting with a `WebhookVerificationError`.
+ *
+ * @example
+ * ```ts
+ * import { SIGNATURE_HEADER, safeVerifyAsync } from "@tidings/core";
+ *
+ * // A Deno or Bun server, or a Worker's fetch handler.
+ * export async function handle(request: Request): Promise<Response> {
+ *   const body = new Uint8Array(await request.arrayBuffer());
+ *   const result = await safeVerifyAsync(body, request.headers.get(SIGNATURE_HEADER), process.env.WEBHOOK_SECRET!);
+ *   if (!result.ok) return Response.json({ error: result.error.code }, { status: result.error.status });
+ *   return Response.json({ received: true });
+ * }
+ * ```
+ */
 export function safeVerifyAsync(
   payload: unknown,
   header: SignatureHeaderInput,

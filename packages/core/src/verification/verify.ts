@@ -27,6 +27,25 @@ export function matchSignatureSync(
 /**
  * Verifies a delivery synchronously with node:crypto (Node, Bun, Deno).
  * Throws `WebhookVerificationError` for a bad delivery and `TypeError` for a bad secret or option.
+ *
+ * @example
+ * ```ts
+ * import { SIGNATURE_HEADER, verify, WebhookVerificationError } from "@tidings/core";
+ * import express from "express";
+ *
+ * const app = express();
+ * app.post("/webhooks", express.raw({ type: () => true }), (req, res) => {
+ *   try {
+ *     const { timestamp } = verify(req.body, req.headers[SIGNATURE_HEADER], process.env.WEBHOOK_SECRET!);
+ *     console.log("signed at", new Date(timestamp * 1000));
+ *     res.sendStatus(200);
+ *   } catch (error) {
+ *     if (!(error instanceof WebhookVerificationError)) throw error;
+ *     res.status(error.status).json({ error: { code: error.code, message: error.message } });
+ *   }
+ * });
+ * app.listen(3000);
+ * ```
  */
 export function verify(
   payload: unknown,
@@ -37,7 +56,22 @@ export function verify(
   return toVerifyResult(matchSignatureSync(parseVerifyArguments(payload, header, secret, options), options, "verify"));
 }
 
-/** `verify` that returns `{ ok: false, error }` instead of throwing a `WebhookVerificationError`. */
+/**
+ * `verify` that returns `{ ok: false, error }` instead of throwing a `WebhookVerificationError`.
+ *
+ * @example
+ * ```ts
+ * import { SIGNATURE_HEADER, safeVerify } from "@tidings/core";
+ *
+ * // The HTTP status to answer a delivery with.
+ * export function statusOf(body: Buffer, headers: Record<string, string | string[] | undefined>): number {
+ *   const result = safeVerify(body, headers[SIGNATURE_HEADER], process.env.WEBHOOK_SECRET!);
+ *   if (!result.ok) return result.error.status; // result.error.code says which rule failed
+ *   console.log("signed at", result.timestamp, "by secret", result.secretIndex);
+ *   return 200;
+ * }
+ * ```
+ */
 export function safeVerify(
   payload: unknown,
   header: SignatureHeaderInput,
