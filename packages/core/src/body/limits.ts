@@ -7,7 +7,27 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** Default time a client gets to send the whole body: 10 s, far more than a 1 MiB delivery needs. */
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
-/** How much body a Receiver reads, and for how long, before refusing (413, 408). */
+/**
+ * How much body a Receiver reads, and for how long, before refusing (413, 408).
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import type { BodyLimits } from "@tidings/core/adapter";
+ * import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
+ * import express from "express";
+ *
+ * // A framework's own body reader, held to the Receiver's limits.
+ * const rawBody = ({ maxBodyBytes }: BodyLimits) => express.raw({ type: () => true, limit: maxBodyBytes });
+ *
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ * const app = express();
+ * app.post("/webhooks", rawBody(receiver.bodyLimits), async (req, res) => {
+ *   const result = await handleNodeRequest(receiver, req, { consumedFix: "Use express.raw().", decodedBody: req.body });
+ *   writeNodeResponse(res, result);
+ * });
+ * ```
+ */
 export interface BodyLimits {
   maxBodyBytes: number;
   /** Default `DEFAULT_BODY_TIMEOUT_MS`. */
@@ -21,6 +41,29 @@ export function bodyTimedOut(bodyTimeoutMs: number): WebhookVerificationError {
   );
 }
 
+/**
+ * The `payload_too_large` error (413) for a body over `maxBodyBytes`, worded as the Receiver words it.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { payloadTooLarge } from "@tidings/core/adapter";
+ * import express, { type ErrorRequestHandler } from "express";
+ *
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ *
+ * // express.raw() stopped at the limit before the Receiver saw the request: answer as the Receiver would, 413.
+ * const tooLarge: ErrorRequestHandler = (error, _req, res, next) => {
+ *   if (error?.type !== "entity.too.large") return next(error);
+ *   const refused = payloadTooLarge(receiver.maxBodyBytes);
+ *   res.status(refused.status).json({ error: { code: refused.code, message: refused.message } });
+ * };
+ *
+ * const app = express();
+ * app.post("/webhooks", express.raw({ type: () => true, limit: receiver.maxBodyBytes }), (_req, res) => res.end());
+ * app.use(tooLarge);
+ * ```
+ */
 export function payloadTooLarge(maxBodyBytes: number): WebhookVerificationError {
   return new WebhookVerificationError(
     "payload_too_large",
@@ -56,6 +99,22 @@ export function assertDeclaredWithinLimit(headers: HeaderSource, maxBodyBytes: n
   return declared;
 }
 
+/**
+ * The `body_truncated` error (400) for a body that ended before the bytes its `Content-Length` announced.
+ *
+ * @example
+ * ```ts
+ * import { bodyTruncated } from "@tidings/core/adapter";
+ *
+ * // A platform hands over the body whole: fewer bytes than Content-Length announced is 400 body_truncated.
+ * export function checkedBody(bytes: Uint8Array, headers: Record<string, string | undefined>): Uint8Array {
+ *   const declared = Number(headers["content-length"] ?? Number.NaN);
+ *   const received = bytes.byteLength;
+ *   if (Number.isSafeInteger(declared) && received < declared) throw bodyTruncated(received, declared);
+ *   return bytes;
+ * }
+ * ```
+ */
 export function bodyTruncated(received: number, declared: number): WebhookVerificationError {
   return new WebhookVerificationError(
     "body_truncated",
@@ -67,7 +126,22 @@ export function assertNotTruncated(received: number, declared: number | undefine
   if (declared !== undefined && received < declared) throw bodyTruncated(received, declared);
 }
 
-/** A body some other layer already read into bytes must still respect the Receiver's limit. */
+/**
+ * A body some other layer already read into bytes must still respect the Receiver's limit.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { withinLimit } from "@tidings/core/adapter";
+ *
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ *
+ * // Bytes a framework's body parser already read (Content-Encoding undone): still refused over maxBodyBytes (413).
+ * export function handleBuffered(method: string, headers: Record<string, string | undefined>, body: Uint8Array) {
+ *   return receiver.handle({ method, headers, readBody: ({ maxBodyBytes }) => withinLimit(body, maxBodyBytes) });
+ * }
+ * ```
+ */
 export function withinLimit(bytes: Uint8Array, maxBodyBytes: number): Uint8Array {
   if (bytes.byteLength > maxBodyBytes) throw payloadTooLarge(maxBodyBytes);
   return bytes;

@@ -14,6 +14,23 @@ import {
 import { isNodeFramedRequest } from "./node-framed-request";
 import { readStreamWithin } from "./web-stream";
 
+/**
+ * What `readRequestBody` takes: the Receiver's body limits, and the fix to name when something read the body first.
+ *
+ * @example
+ * ```ts
+ * import { type ReadBodyOptions, readRequestBody } from "@tidings/core/adapter";
+ *
+ * // A route that reads a webhook's bytes itself: 64 KiB within 5 s, decoded, or a WebhookVerificationError.
+ * const options: ReadBodyOptions = {
+ *   maxBodyBytes: 64 * 1024,
+ *   bodyTimeoutMs: 5000,
+ *   consumedFix: "Read the request only through readRequestBody.",
+ * };
+ *
+ * export const bytesOf = (request: Request): Promise<Uint8Array> => readRequestBody(request, options);
+ * ```
+ */
 export interface ReadBodyOptions extends BodyLimits {
   /** How to mount the webhook handler in this framework so that nothing reads the body first. */
   consumedFix: string;
@@ -23,6 +40,25 @@ export interface ReadBodyOptions extends BodyLimits {
  * The exact bytes of a Web `Request`'s body, bounded in size and time, with its Content-Encoding undone. Never calls
  * `text()`. Never reads more than one chunk past `maxBodyBytes`, whatever Content-Length says: a Request built by
  * code may understate its body.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { readRequestBody } from "@tidings/core/adapter";
+ *
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ * const consumedFix = "In SvelteKit, read nothing from the request before the webhook does.";
+ *
+ * // A SvelteKit endpoint (src/routes/webhooks/+server.ts), written against the Receiver directly.
+ * export async function POST({ request }: { request: Request }): Promise<Response> {
+ *   const result = await receiver.handle({
+ *     method: request.method,
+ *     headers: request.headers,
+ *     readBody: (limits) => readRequestBody(request, { ...limits, consumedFix }),
+ *   });
+ *   return new Response(result.body, { status: result.status, headers: result.headers });
+ * }
+ * ```
  */
 export function readRequestBody(request: Request, options: ReadBodyOptions): Promise<Uint8Array> {
   return readWebBody(request, options, options.consumedFix);

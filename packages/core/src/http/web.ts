@@ -6,6 +6,22 @@ import type { Receiver } from "../receiver/receiver";
 /**
  * Handles a Web `Request` end to end: method, bounded raw read, receive, `Response`. Never throws. `target` tells a
  * secret resolver what the framework matched; by default, the URL's path and no params.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { handleWebRequest, targetOf } from "@tidings/core/adapter";
+ * import { Hono } from "hono";
+ *
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ * const consumedFix = "In Hono, read nothing from c.req before the webhook does.";
+ *
+ * const app = new Hono();
+ * app.all("/webhooks/:account", (c) =>
+ *   handleWebRequest(receiver, c.req.raw, consumedFix, () => targetOf(c.req.url, c.req.routePath, c.req.param())),
+ * );
+ * export default app;
+ * ```
  */
 export async function handleWebRequest<Events extends EventMap>(
   receiver: Receiver<Events>,
