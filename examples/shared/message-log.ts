@@ -1,4 +1,6 @@
-import { type Channel, MESSAGE_EVENT_TYPES, type MessageEvents } from "@tidings/core";
+import { MESSAGE_EVENT_TYPES, type MessageEvents } from "@tidings/core";
+
+type Channel = MessageEvents[keyof MessageEvents]["data"]["channel"];
 
 export { MESSAGE_EVENT_TYPES };
 

@@ -1,4 +1,4 @@
-import { createReceiver, type ErrorHandler, type Logger, sign } from "@tidings/core";
+import { createReceiver, type ErrorListener, type Logger, sign } from "@tidings/core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 const SECRET = "whsec_failures";
@@ -45,7 +45,7 @@ const handlers: Record<string, () => unknown> = {
   "never settles": neverSettles,
 };
 
-const onErrors: Record<string, ErrorHandler> = {
+const onErrors: Record<string, ErrorListener> = {
   throws: () => {
     throw booby;
   },

@@ -1,4 +1,4 @@
-import { createReceiver, type ReceiveErrorCode, type SecretRequest, sign } from "@tidings/core";
+import { createReceiver, type ErrorCode, type SecretRequest, sign } from "@tidings/core";
 import { createLambdaHandler, type LambdaHttpEvent, type LambdaHttpResult } from "@tidings/lambda";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -22,7 +22,7 @@ const BODY = new TextEncoder().encode(
  * (which reads the target), one with a secret resolver (which reads the target and the headers).
  */
 function handlers() {
-  const errors: ReceiveErrorCode[] = [];
+  const errors: ErrorCode[] = [];
   const resolved: SecretRequest[] = [];
   const quiet = { error() {}, warn() {} };
   const fixed = createReceiver({ secret: SECRET, logger: quiet })

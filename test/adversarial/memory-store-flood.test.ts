@@ -1,4 +1,4 @@
-import { createReceiver, DEFAULT_LEASE_MS, MemoryStore, sign } from "@tidings/core";
+import { createReceiver, DEFAULTS, MemoryStore, sign } from "@tidings/core";
 import { describe, expect, it } from "vitest";
 
 const SECRET = "whsec_flood";
@@ -36,7 +36,7 @@ describe("MemoryStore flood through a Receiver", () => {
       if (code === "200") deliveries.push({ id, rawBody, headers, at: clock.ms });
       if (code === "handler_timeout") stuck.push({ rawBody, headers, at: clock.ms });
       // Every claim still inside its lease (60 s) is held, however full the store: a replay gets 409.
-      for (const request of stuck.filter(({ at }) => clock.ms - at < DEFAULT_LEASE_MS).slice(-3)) {
+      for (const request of stuck.filter(({ at }) => clock.ms - at < DEFAULTS.leaseMs).slice(-3)) {
         expect(JSON.parse((await receiver.receive(request)).body).error.code).toBe("delivery_in_progress");
       }
       // An attacker replays an earlier accepted request that is still inside the tolerance.

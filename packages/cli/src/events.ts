@@ -1,4 +1,8 @@
-import { type Channel, MESSAGE_EVENT_TYPES, type MessageEvent, type MessageEvents } from "@tidings/core";
+import { MESSAGE_EVENT_TYPES, type MessageEvent, type MessageEvents } from "@tidings/core";
+
+/** What a message is sent over: `sms`, `email` or `push`. */
+export type Channel = MessageEvents[keyof MessageEvents]["data"]["channel"];
+
 import { FIXTURES } from "./fixtures";
 import { randomId } from "./ids";
 

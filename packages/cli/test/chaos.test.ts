@@ -1,4 +1,4 @@
-import { parseSignatureHeader } from "@tidings/core";
+import { parseSignatureHeader } from "@tidings/core/schemes";
 import { afterEach, describe, expect, it } from "vitest";
 import { chaosSettings, planChaos } from "../src/emulator/chaos";
 import { type ChaosSettings, type Emulator, startEmulator, TEST_KEY_PREFIX } from "../src/index";

@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { parseSignatureHeader, SIGNATURE_HEADER, verify } from "@tidings/core";
+import { SIGNATURE_HEADER, verify } from "@tidings/core";
+import { parseSignatureHeader } from "@tidings/core/schemes";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CheckReport } from "../src/check/run-check";
 import { runCli, SECRET, startReceiver } from "./helpers";

@@ -13,7 +13,7 @@ export type WebhookErrorCode =
   | "body_timeout";
 
 /** Every code a delivery can be answered with: the verification error's codes, then the Receiver's own. */
-export type ReceiveErrorCode =
+export type ErrorCode =
   | WebhookErrorCode
   | "method_not_allowed"
   | "unknown_endpoint"
@@ -66,11 +66,11 @@ function outcomeStatuses(verification: Readonly<Record<WebhookErrorCode, number>
     // More deliveries in flight than `maxConcurrentDeliveries`: refused before the body is read; the sender retries.
     overloaded: 503,
     internal_error: 500,
-  }) satisfies Record<ReceiveErrorCode, number>;
+  }) satisfies Record<ErrorCode, number>;
 }
 
 /** The one table of outcome codes and the HTTP status each is answered with. */
-export const STATUS_BY_CODE: Readonly<Record<ReceiveErrorCode, number>> =
+export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> =
   /* @__PURE__ */ outcomeStatuses(WEBHOOK_ERROR_STATUS);
 
 // A registry symbol, the same in every copy of this module: bundlers load the ESM and the CommonJS build side by side

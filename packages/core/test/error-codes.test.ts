@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { constructEvent, sign, verify, type WebhookErrorCode, WebhookVerificationError } from "../src/entries";
+import { constructEvent, sign, verify, WebhookVerificationError } from "../src/entries";
 import { readRequestBody } from "../src/entries/adapter";
-import { STATUS_BY_CODE } from "../src/errors";
+import { STATUS_BY_CODE, type WebhookErrorCode } from "../src/errors";
 
 const SECRET = "whsec_codes";
 const now = Math.floor(Date.now() / 1000);

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseSignatureHeader, WebhookVerificationError } from "../src/entries";
+import { WebhookVerificationError } from "../src/entries";
+import { parseSignatureHeader } from "../src/entries/schemes";
 
 const SIG_A = "a".repeat(64);
 const SIG_B = "0123456789abcdef".repeat(4);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MemoryStore, MemoryStoreFullError, type MemoryStoreOptions } from "../src/entries";
+import { MemoryStore, type MemoryStoreOptions } from "../src/entries";
+import { MemoryStoreFullError } from "../src/store/memory-store";
 
 function clockedStore(options: MemoryStoreOptions = {}) {
   const clock = { ms: 1_000_000 };

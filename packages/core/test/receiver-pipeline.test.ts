@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  createReceiver,
-  MemoryStore,
-  type ReceiveErrorInfo,
-  type ReceiveResult,
-  type Receiver,
-  STATUS_BY_CODE,
-  type StandardSchemaV1,
-} from "../src/entries";
+import { createReceiver, MemoryStore, type ReceiveErrorInfo, type Receiver, STATUS_BY_CODE } from "../src/entries";
+import type { ReceiveResult } from "../src/entries/adapter";
+import type { StandardSchemaV1 } from "../src/receiver/standard-schema";
 import { bodyOf, event, quietLogger, SECRET, signed } from "./receiver-fixtures";
 
 /** A Standard Schema validator whose `validate` throws: a bug in the app's schema, not a bad payload. */

@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { type ClaimResult, createReceiver, type DeliveryStore, MemoryStore, sign } from "../src/entries";
+import { createReceiver, type DeliveryStore, MemoryStore, sign } from "../src/entries";
+import type { ClaimResult } from "../src/entries/adapter";
 import { bodyOf, event, quietLogger, SECRET, signed } from "./receiver-fixtures";
 
 describe("createReceiver setup", () => {
@@ -209,9 +210,18 @@ describe("Receiver.receive", () => {
         release: (key, token) => memory.release(key, token),
       },
     }).onError((_error, info) => codes.push(info.code));
-    expect((await receiver.receive(signed(event()))).status).toBe(200);
+    // The retries' backoff runs on the fake clock: however loaded the machine, they all fit in half the lease.
+    vi.useFakeTimers();
+    try {
+      const answered = receiver.receive(signed(event()));
+      await vi.advanceTimersByTimeAsync(600);
+      expect((await answered).status).toBe(200);
+    } finally {
+      vi.useRealTimers();
+    }
     expect(codes).toEqual(["store_unavailable"]);
-    expect(attempts).toBeGreaterThan(2);
+    // The first try, then retries 50 and 150 ms later; the next (at 350 ms) would be past half the lease.
+    expect(attempts).toBe(3);
   });
 
   it("marks the delivery done once the store is back (a failover), so a later copy is a duplicate", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  DEFAULT_TOLERANCE_SECONDS,
+  DEFAULTS,
   safeVerify,
   safeVerifyAsync,
   type VerifyOptions,
@@ -109,7 +109,7 @@ describe("verify", () => {
     const at = (seconds: number): VerifyOptions => ({ now: () => seconds * 1000 });
 
     it("defaults to 300 seconds each way", () => {
-      expect(DEFAULT_TOLERANCE_SECONDS).toBe(300);
+      expect(DEFAULTS.toleranceSeconds).toBe(300);
       expect(verify(BODY, header(), SECRET, at(NOW_SECONDS + 300)).timestamp).toBe(NOW_SECONDS);
       expect(verify(BODY, header(), SECRET, at(NOW_SECONDS - 300)).timestamp).toBe(NOW_SECONDS);
     });

@@ -1,4 +1,5 @@
-import { type ReceiveResult, WebhookVerificationError } from "@tidings/core";
+import { WebhookVerificationError } from "@tidings/core";
+import type { ReceiveResult } from "@tidings/core/adapter";
 import { payloadTooLarge } from "@tidings/core/adapter";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { type AnyReceiver, sendResult } from "./handler";

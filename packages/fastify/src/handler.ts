@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
-import type { ReceiveResult, Receiver } from "@tidings/core";
+import type { Receiver } from "@tidings/core";
+import type { ReceiveResult } from "@tidings/core/adapter";
 import { targetOf } from "@tidings/core/adapter";
 import { handleNodeRequest, readNodeStream } from "@tidings/core/node";
 import type { FastifyReply, FastifyRequest } from "fastify";

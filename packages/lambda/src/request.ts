@@ -1,5 +1,5 @@
-import { type IncomingRequest, WebhookVerificationError } from "@tidings/core";
-import { type RequestTarget, targetOf } from "@tidings/core/adapter";
+import { WebhookVerificationError } from "@tidings/core";
+import { type IncomingRequest, type RequestTarget, targetOf } from "@tidings/core/adapter";
 import { decodeWireBody } from "@tidings/core/node";
 import { type Fields, isFields, kindOf, stringOrUndefined } from "./fields";
 

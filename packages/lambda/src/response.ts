@@ -1,5 +1,5 @@
 import { STATUS_CODES } from "node:http";
-import type { ReceiveResult } from "@tidings/core";
+import type { ReceiveResult } from "@tidings/core/adapter";
 import type { LambdaHttpResult } from "./events";
 import { isFields } from "./fields";
 

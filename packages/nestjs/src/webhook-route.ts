@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HttpServer } from "@nestjs/common";
-import type { ReceiveResult, Receiver } from "@tidings/core";
+import type { Receiver } from "@tidings/core";
+import type { ReceiveResult } from "@tidings/core/adapter";
 import { targetOf } from "@tidings/core/adapter";
 import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
 import type { FastifyInstance } from "fastify";

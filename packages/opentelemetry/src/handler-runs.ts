@@ -7,7 +7,7 @@ import {
   SpanStatusCode,
   trace,
 } from "@opentelemetry/api";
-import type { HandlerRun } from "@tidings/core";
+import type { DeliveryOutcome } from "@tidings/core";
 import { errorType } from "./attributes";
 import type { Recorder } from "./telemetry";
 
@@ -24,7 +24,7 @@ export function exceptionOf(error: unknown): Exception {
  */
 export function recordHandlerRuns(
   { tracer, instruments }: Recorder,
-  runs: readonly HandlerRun[],
+  runs: DeliveryOutcome["handlers"],
   eventType: string | undefined,
   parent: Context | undefined,
 ): void {

@@ -1,4 +1,5 @@
-import type { ClaimResult, DeliveryStore, ObjectPosition, OrderedClaimResult } from "@tidings/core";
+import type { DeliveryStore } from "@tidings/core";
+import type { ClaimResult, ObjectPosition, OrderedClaimResult } from "@tidings/core/adapter";
 import { textKey } from "./key";
 import { type Names, namesOf, schemaSql, statements } from "./schema";
 

@@ -1,4 +1,5 @@
-import type { ClaimResult, DeliveryStore, ObjectPosition, OrderedClaimResult } from "@tidings/core";
+import type { DeliveryStore } from "@tidings/core";
+import type { ClaimResult, ObjectPosition, OrderedClaimResult } from "@tidings/core/adapter";
 import type { Redis } from "ioredis";
 import { redisKey } from "./key";
 import {

@@ -8,10 +8,10 @@ import {
   type Channel,
   constructEvent,
   createReceiver,
+  type ErrorCode,
   sign,
   verify,
   verifyAsync,
-  type WebhookErrorCode,
   WebhookVerificationError,
 } from "@tidings/core";
 import { captureRawBody, webhookMiddleware } from "@tidings/express";
@@ -43,7 +43,7 @@ function check(condition: boolean, what: string): void {
   console.log(`  ✓ ${what}`);
 }
 
-function errorCode(error: unknown): WebhookErrorCode | undefined {
+function errorCode(error: unknown): ErrorCode | undefined {
   return error instanceof WebhookVerificationError ? error.code : undefined;
 }
 

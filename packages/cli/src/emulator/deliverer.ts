@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Channel } from "@tidings/core";
-import { buildEvent, type MessageEventType } from "../events";
+
+import { buildEvent, type Channel, type MessageEventType } from "../events";
 import { FIXTURES } from "../fixtures";
 import { randomId } from "../ids";
 import { attemptDelivery, isSuccess } from "./attempt";

@@ -1,5 +1,4 @@
-import type { Channel } from "@tidings/core";
-import type { MessageEventType } from "../events";
+import type { Channel, MessageEventType } from "../events";
 
 /**
  * One POST of an event to the webhook URL, as the dashboard shows it.
@@ -32,6 +31,7 @@ export interface AttemptRecord {
   /** Why it was sent beyond the event's own attempts. */
   extra?: "duplicate" | "resend";
 }
+
 /**
  * One event of a message: the exact JSON sent, where its delivery stands, and every attempt.
  *
@@ -44,7 +44,6 @@ export interface AttemptRecord {
  *   messages.flatMap((message) => message.events).filter((event) => event.state === "abandoned");
  * ```
  */
-
 export interface EventRecord {
   id: string;
   type: MessageEventType;
@@ -53,6 +52,7 @@ export interface EventRecord {
   state: "waiting" | "delivering" | "delivered" | "abandoned";
   attempts: AttemptRecord[];
 }
+
 /**
  * One message the emulator accepted (or a test event sent from the dashboard), with its events.
  *
@@ -70,7 +70,6 @@ export interface EventRecord {
  * console.log(messages.map((message) => `${message.id}: ${message.events.map((event) => event.state).join(", ")}`));
  * ```
  */
-
 export interface MessageRecord {
   id: string;
   channel: Channel;

@@ -1,4 +1,4 @@
-import type { Channel } from "@tidings/core";
+import type { Channel } from "../events";
 
 /**
  * The emulator accepts only test-mode keys: this prefix and at least one more character. The sender's contract

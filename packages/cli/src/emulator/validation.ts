@@ -1,4 +1,5 @@
-import type { Channel } from "@tidings/core";
+import type { Channel } from "../events";
+
 import { type ApiError, apiError } from "./errors";
 import { CHANNELS } from "./rules";
 

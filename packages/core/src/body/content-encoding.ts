@@ -19,7 +19,7 @@ const CODINGS: ReadonlyMap<string, ContentCoding | "identity"> = new Map([
  * The most codings undone for one request. Each is undone before the signature can be checked, so an unsigned
  * request listing thousands of them would cost seconds of CPU; no sender compresses twice.
  */
-export const MAX_CONTENT_CODINGS = 2;
+const MAX_CONTENT_CODINGS = 2;
 
 // Echoed to the sender: never more than a short, printable prefix of what it sent.
 const shown = (coding: string) => JSON.stringify(coding.slice(0, 40));
@@ -79,7 +79,7 @@ export async function decodeBody(
 }
 
 /** The most a body may grow when its codings are undone, as a multiple of its size on the wire. */
-export const MAX_DECODED_RATIO = 1000;
+const MAX_DECODED_RATIO = 1000;
 
 function undecodable(coding: ContentCoding, cause: unknown): WebhookVerificationError {
   return new WebhookVerificationError("invalid_payload", `The body is not valid ${coding} data.`, { cause });

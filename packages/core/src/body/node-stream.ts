@@ -24,7 +24,7 @@ export interface NodeRequestLike {
 }
 
 /** Someone read (or started reading) the stream, or it ended or failed: its bytes are no longer ours to read. */
-export function isNodeStreamConsumed(request: NodeRequestLike): boolean {
+function isNodeStreamConsumed(request: NodeRequestLike): boolean {
   return request.readableEnded === true || request.readableDidRead === true || request.readable === false;
 }
 

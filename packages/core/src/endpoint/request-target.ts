@@ -24,7 +24,7 @@ const NO_PARAMS: Readonly<Record<string, string | undefined>> = /* @__PURE__ */ 
  * The path of a URL, absolute (`https://host/a?b`) or origin-relative (`/a?b`), without query or fragment. Cheaper
  * than `new URL()`, which the fetch path would otherwise pay per request.
  */
-export function pathOfUrl(url: string): string {
+function pathOfUrl(url: string): string {
   let start = 0;
   if (url.charCodeAt(0) !== 47 /* "/" */) {
     const scheme = url.indexOf("//");

@@ -1,15 +1,13 @@
-// `@tidings/core/adapter`: what adapter packages build on (body reading, limits, decoding, the Web handler). Kept out
-// of the main entry, which holds what an app uses; Node-only helpers are in `@tidings/core/node`.
+// `@tidings/core/adapter`: what adapter and store packages build on (the request and result types, body reading,
+// limits, decoding, the Web handler, the claim types a DeliveryStore returns). Kept out of the main entry, which holds
+// what an app uses; Node-only helpers are in `@tidings/core/node`.
 export { bodyAlreadyConsumed } from "../body/consumed";
-export {
-  type ContentCoding,
-  contentCodings,
-  decodeBody,
-  MAX_CONTENT_CODINGS,
-  MAX_DECODED_RATIO,
-} from "../body/content-encoding";
-export { bodyTruncated, payloadTooLarge, withinLimit } from "../body/limits";
+export { type ContentCoding, contentCodings, decodeBody } from "../body/content-encoding";
+export { type BodyLimits, bodyTruncated, payloadTooLarge, withinLimit } from "../body/limits";
 export { type ReadBodyOptions, readRequestBody } from "../body/web-request";
-export { pathOfUrl, type RequestTarget, type TargetSource, targetOf } from "../endpoint/request-target";
-export { headerValue } from "../http/headers";
+export { type RequestTarget, type TargetSource, targetOf } from "../endpoint/request-target";
+export { type HeaderSource, headerValue } from "../http/headers";
+export type { ReceiveResult } from "../http/result";
 export { handleWebRequest } from "../http/web";
+export type { IncomingDelivery, IncomingRequest } from "../receiver/receiver";
+export type { ClaimResult, ObjectPosition, OrderedClaimResult } from "../store/delivery-store";

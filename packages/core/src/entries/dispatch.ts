@@ -32,7 +32,6 @@ export {
   type ReadJob,
   readQueuedDelivery,
   toQueuedDelivery,
-  toWorkerContext,
   type WorkerContext,
 } from "../queue/queued-delivery";
 export { within } from "../queue/within";

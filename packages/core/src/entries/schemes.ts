@@ -9,5 +9,6 @@ export { shopify } from "../schemes/shopify";
 export { slack } from "../schemes/slack";
 export { standardWebhooks, svix } from "../schemes/standard-webhooks";
 export { stripe } from "../schemes/stripe";
+export { parseSignatureHeader, type SignatureHeader } from "../verification/signature-header";
 export type { VerifyResult } from "../verification/signed-delivery";
 export type { VerifyOptions } from "../verification/tolerance";

@@ -1,10 +1,10 @@
-import { type ReceiveErrorCode, STATUS_BY_CODE } from "../errors";
+import { type ErrorCode, STATUS_BY_CODE } from "../errors";
 
 /**
  * What a delivery came to: handled (`accepted`), already handled (`duplicate`), behind its object's handled position
  * (`stale`, with `order`), or the error code it was answered with.
  */
-export type OutcomeCode = "accepted" | "duplicate" | "stale" | ReceiveErrorCode;
+export type OutcomeCode = "accepted" | "duplicate" | "stale" | ErrorCode;
 
 /** What an adapter writes back: plain data, no framework types. `body` is JSON text. */
 export interface ReceiveResult {
@@ -45,7 +45,7 @@ export const RETRY_LATER = { headers: { "retry-after": "5" } };
 
 /** An error answer; its status comes from the one code table. */
 export function errorResult(
-  code: ReceiveErrorCode,
+  code: ErrorCode,
   message: string,
   extra?: { headers?: Record<string, string>; issues?: readonly unknown[] | undefined },
 ): ReceiveResult {

@@ -115,11 +115,6 @@ export function readQueuedDelivery(data: unknown, job: JobRun): ReadJob {
   return { event: parsed as DeliveryEvent, context, trace: readJobTrace(queued.trace) };
 }
 
-/** The handlers' context of a job (see {@link readQueuedDelivery}). */
-export function toWorkerContext(data: unknown, job: JobRun): WorkerContext {
-  return readQueuedDelivery(data, job).context;
-}
-
 function notADelivery(job: JobRun): TypeError {
   return new TypeError(`Job ${job.id} does not hold a delivery enqueued by enqueueTo()`);
 }

@@ -4,13 +4,22 @@ import type { AnyEvent, DeliveryInfo, Handler } from "./handlers";
 import { errorFacts, type SafeLogger } from "./logger";
 import type { HandlerRun } from "./outcome";
 import { isPromiseLike } from "./promise-like";
+import type { ReceiveErrorInfo } from "./receiver";
 import { timedHandler } from "./timed-handler";
 
 /**
- * Hears a failure, with what is known about it (`info`'s shape is the caller's: a Receiver's, a worker's). May return
- * a promise: a rejection is logged, never left unhandled.
+ * Hears a failure, with what is known about it: a Receiver's `onError` gets `ReceiveErrorInfo`, a queue worker's its
+ * own info. May return a promise: a rejection is logged, never left unhandled.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, type ErrorListener } from "@tidings/core";
+ *
+ * const report: ErrorListener = (error, { code, status }) => console.error(`answered ${status} ${code}`, error);
+ * createReceiver({ secret: process.env.TIDINGS_SECRET! }).onError(report);
+ * ```
  */
-export type ErrorListener<Info> = (error: unknown, info: Info) => unknown;
+export type ErrorListener<Info = ReceiveErrorInfo> = (error: unknown, info: Info) => unknown;
 
 /**
  * The one handler registry and dispatch rule of Tidings, used by the Receiver and every queue worker: typed handlers

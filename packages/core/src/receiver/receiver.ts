@@ -3,7 +3,7 @@ import { EndpointLookup } from "../endpoint/endpoint-lookup";
 import type { RequestTarget, TargetSource } from "../endpoint/request-target";
 import type { EndpointSecrets } from "../endpoint/secret-resolver";
 import { type ActiveSecrets, activeSecrets } from "../endpoint/secret-set";
-import { type ReceiveErrorCode, STATUS_BY_CODE, WebhookVerificationError } from "../errors";
+import { type ErrorCode, STATUS_BY_CODE, WebhookVerificationError } from "../errors";
 import { type DeliveryEvent, parseEvent } from "../event";
 import type { HeaderSource } from "../http/headers";
 import { ACCEPTED, DUPLICATE, errorResult, RETRY_LATER, type ReceiveResult, STALE } from "../http/result";
@@ -47,16 +47,13 @@ export interface IncomingRequest {
 
 /** Passed to `onError` handlers with every failure: what the sender was answered, and about which event. */
 export interface ReceiveErrorInfo {
-  code: ReceiveErrorCode;
+  code: ErrorCode;
   status: number;
   /** Facts for the app's logs, kept out of the answer the sender sees (for `signature_mismatch`: how many secrets). */
   details?: Readonly<Record<string, unknown>>;
   event?: unknown;
   context?: DeliveryContext;
 }
-
-/** May return a promise: a rejection is logged, never left unhandled. */
-export type ErrorHandler = ErrorListener<ReceiveErrorInfo>;
 
 const HANDLER_FAILED = "A handler failed; not marked done, so a retry runs it again.";
 const OBJECT_BUSY = { headers: { "retry-after": "2" } };
@@ -103,7 +100,7 @@ function unclaimedAnswer(state: "done" | "in-flight" | "stale" | "busy"): Receiv
 export class Receiver<Events extends EventMap = MessageEvents> {
   readonly #options: ResolvedReceiverOptions;
   readonly #handlers = new Dispatcher<Events, DeliveryContext>();
-  readonly #errorHandlers: ErrorHandler[] = [];
+  readonly #errorHandlers: ErrorListener[] = [];
   readonly #outcomeListeners: OutcomeListener[] = [];
   /** The fixed secrets' endpoint, or the resolver's lookup: one of the two is configured. */
   readonly #configured: EndpointSecrets | undefined;
@@ -147,7 +144,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
   }
 
   /** Hears every failure: rejected deliveries, failed handlers, an unreachable store. */
-  onError(handler: ErrorHandler): this {
+  onError(handler: ErrorListener): this {
     this.#errorHandlers.push(handler);
     return this;
   }

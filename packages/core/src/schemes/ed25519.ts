@@ -119,7 +119,23 @@ export function ed25519Sign(secretKey: string, data: Uint8Array): string {
   return crypto.sign(null, data, key).toString("base64");
 }
 
-/** `whpk_…` for a `whsk_…` key: what the receiver holds. */
+/**
+ * `whpk_…` for a `whsk_…` key: what the receiver holds.
+ *
+ * @example
+ * ```ts
+ * import { randomBytes } from "node:crypto";
+ * import { ed25519PublicKey, standardWebhooks } from "@tidings/core/schemes";
+ *
+ * // In a test: the sender signs v1a with the secret key, the receiver verifies with the public key.
+ * const secretKey = `whsk_${randomBytes(32).toString("base64")}`;
+ * const publicKey = ed25519PublicKey(secretKey); // "whpk_…"
+ *
+ * const body = JSON.stringify({ type: "user.created", data: { id: "u_1" } });
+ * const headers = standardWebhooks().sign(body, secretKey);
+ * console.log(standardWebhooks().verify(body, headers, publicKey)); // { timestamp, secretIndex: 0 }
+ * ```
+ */
 export function ed25519PublicKey(secretKey: string): string {
   const crypto = findNodeCrypto() ?? requireNodeCrypto("publicKey");
   const key = crypto.createPrivateKey({

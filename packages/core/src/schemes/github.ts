@@ -35,7 +35,23 @@ export const GITHUB: Scheme = /* @__PURE__ */ defineScheme({
   },
 });
 
-/** GitHub's scheme; type handlers with `@octokit/webhooks-types` (see the README). */
+/**
+ * GitHub's scheme; type handlers with `@octokit/webhooks-types` (see the README).
+ *
+ * @example
+ * ```ts
+ * import type { WebhookEventMap } from "@octokit/webhooks-types";
+ * import { createReceiver } from "@tidings/core";
+ * import { type GitHubEvents, github } from "@tidings/core/schemes";
+ *
+ * export const receiver = createReceiver({
+ *   scheme: github<GitHubEvents<WebhookEventMap>>(),
+ *   secret: process.env.GITHUB_WEBHOOK_SECRET!,
+ * })
+ *   .on("issues.opened", (event) => console.log("opened:", event.issue.title))
+ *   .on("push", (event) => console.log("pushed to", event.ref));
+ * ```
+ */
 export function github<Events extends EventMap = EventMap>(): Scheme<Events> {
   return GITHUB as Scheme<Events>;
 }

@@ -7,7 +7,22 @@ import type { Secret } from "../verification/secrets";
 import type { SignedDelivery, VerifyResult } from "../verification/signed-delivery";
 import type { VerifyOptions } from "../verification/tolerance";
 
-/** What a scheme's `sign` may be told: the time to sign (Unix seconds, default now) and the delivery id, where it signs one. */
+/**
+ * What a scheme's `sign` may be told: the time to sign (Unix seconds, default now) and the delivery id, where it signs one.
+ *
+ * @example
+ * ```ts
+ * import { type SchemeSignOptions, standardWebhooks } from "@tidings/core/schemes";
+ *
+ * // In a test: one delivery sent twice, with the same id and time, as a sender's retry is.
+ * const options: SchemeSignOptions = { id: "msg_2KWPBgLl", timestamp: Math.floor(Date.now() / 1000) };
+ * const body = JSON.stringify({ type: "user.created", data: { id: "u_1" } });
+ *
+ * const first = standardWebhooks().sign(body, "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", options);
+ * const retry = standardWebhooks().sign(body, "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", options);
+ * console.log(first["webhook-id"] === retry["webhook-id"]); // true: the receiver answers the retry as a duplicate
+ * ```
+ */
 export interface SchemeSignOptions {
   timestamp?: number;
   /** The message id that Standard Webhooks and Svix sign (default a random `msg_…`); ignored by the others. */
@@ -18,6 +33,27 @@ export interface SchemeSignOptions {
  * How one sender signs its webhooks: which headers carry the signature(s), the timestamp and the event's id and type,
  * what bytes are signed, and how secrets are written. The Receiver, every adapter, the stores and the queues work the
  * same with any scheme; `verify`/`verifyAsync` make it a standalone verifier, `sign` a test sender.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { github, type Scheme, stripe } from "@tidings/core/schemes";
+ *
+ * // One route for two senders: each sender's record says how it signs, and with which secret.
+ * const senders = new Map<string, { scheme: Scheme; secret: string }>([
+ *   ["stripe", { scheme: stripe(), secret: process.env.STRIPE_WEBHOOK_SECRET! }],
+ *   ["github", { scheme: github(), secret: process.env.GITHUB_WEBHOOK_SECRET! }],
+ * ]);
+ *
+ * // app.post("/webhooks/:sender", webhookMiddleware(receiver))
+ * export const receiver = createReceiver({
+ *   scheme: [...senders.values()].map((sender) => sender.scheme),
+ *   secret: ({ params }) => {
+ *     const sender = senders.get(params.sender ?? "");
+ *     return sender && { ...sender, endpoint: params.sender };
+ *   },
+ * });
+ * ```
  */
 export interface Scheme<Events extends EventMap = EventMap> {
   /**
@@ -53,7 +89,21 @@ export interface Scheme<Events extends EventMap = EventMap> {
   verifyAsync(payload: unknown, headers: HeaderSource, secret: Secret, options?: VerifyOptions): Promise<VerifyResult>;
 }
 
-/** An event map from a union of events told apart by their `type`: `EventsByType<Stripe.Event>`. */
+/**
+ * An event map from a union of events told apart by their `type`: `EventsByType<Stripe.Event>`.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { type EventsByType, stripe } from "@tidings/core/schemes";
+ * import type Stripe from "stripe";
+ *
+ * export const receiver = createReceiver({
+ *   scheme: stripe<EventsByType<Stripe.Event>>(),
+ *   secret: process.env.STRIPE_WEBHOOK_SECRET!,
+ * }).on("invoice.paid", (event) => console.log("paid:", event.data.object.id)); // a Stripe.InvoicePaidEvent
+ * ```
+ */
 export type EventsByType<Union extends { type: string }> = { [Type in Union["type"]]: Extract<Union, { type: Type }> };
 
 type ActionEntry<Map> = {
@@ -67,6 +117,25 @@ type ActionEntry<Map> = {
 /**
  * GitHub's event map from `@octokit/webhooks-types`' `WebhookEventMap`: each event by its name (`issues`: every
  * action), and each `<name>.<action>` (`issues.opened`: that action's payload), as `@octokit/webhooks` names them.
+ *
+ * @example
+ * ```ts
+ * import type { WebhookEventMap } from "@octokit/webhooks-types";
+ * import { createReceiver, type Handler } from "@tidings/core";
+ * import { type GitHubEvents, github } from "@tidings/core/schemes";
+ *
+ * type Events = GitHubEvents<WebhookEventMap>;
+ *
+ * // A handler typed by the action's own payload, in a module of its own.
+ * export const onMerged: Handler<Events["pull_request.closed"]> = (event) => {
+ *   if (event.pull_request.merged) console.log("merged:", event.pull_request.title);
+ * };
+ *
+ * export const receiver = createReceiver({ scheme: github<Events>(), secret: process.env.GITHUB_WEBHOOK_SECRET! }).on(
+ *   "pull_request.closed",
+ *   onMerged,
+ * );
+ * ```
  */
 export type GitHubEvents<Map extends object> = { [Name in keyof Map & string]: Map[Name] & object } & {
   [Entry in ActionEntry<Map> as Entry["key"]]: Entry["event"] & object;

@@ -26,7 +26,20 @@ export const SERVICE_SIGNATURE: Scheme<MessageEvents> = {
     verifyAsync(payload, headerValue(headers, SIGNATURE_HEADER), secret, options),
 };
 
-/** The service's scheme (`Service-Signature`), which a Receiver uses when given none. */
+/**
+ * The service's scheme (`Service-Signature`), which a Receiver uses when given none.
+ *
+ * @example
+ * ```ts
+ * import { serviceSignature } from "@tidings/core/schemes";
+ *
+ * const body = JSON.stringify({ id: "evt_1", type: "message.sent", data: { id: "msg_1", status: "sent" } });
+ * const headers = serviceSignature().sign(body, "whsec_test"); // { "service-signature": "t=…,v1=…" }
+ *
+ * const { timestamp, secretIndex } = serviceSignature().verify(body, headers, "whsec_test");
+ * console.log(timestamp, secretIndex);
+ * ```
+ */
 export function serviceSignature(): Scheme<MessageEvents> {
   return SERVICE_SIGNATURE;
 }

@@ -28,7 +28,23 @@ export const SHOPIFY: Scheme = /* @__PURE__ */ defineScheme({
   },
 });
 
-/** Shopify's scheme. */
+/**
+ * Shopify's scheme.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { shopify } from "@tidings/core/schemes";
+ *
+ * // Typed by topic (X-Shopify-Topic); the fields your handlers read.
+ * type Events = { "orders/create": { id: number; name: string; total_price: string } };
+ *
+ * export const receiver = createReceiver({
+ *   scheme: shopify<Events>(),
+ *   secret: process.env.SHOPIFY_CLIENT_SECRET!,
+ * }).on("orders/create", (order) => console.log(order.name, order.total_price));
+ * ```
+ */
 export function shopify<Events extends EventMap = EventMap>(): Scheme<Events> {
   return SHOPIFY as Scheme<Events>;
 }

@@ -57,7 +57,25 @@ export const SLACK: Scheme = /* @__PURE__ */ defineScheme({
   },
 });
 
-/** Slack's Events API scheme. */
+/**
+ * Slack's Events API scheme.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { slack } from "@tidings/core/schemes";
+ *
+ * // An event_callback, typed by its inner event's type; url_verification is answered by the scheme.
+ * type Events = {
+ *   app_mention: { type: "event_callback"; event: { type: "app_mention"; user: string; text: string } };
+ * };
+ *
+ * export const receiver = createReceiver({
+ *   scheme: slack<Events>(),
+ *   secret: process.env.SLACK_SIGNING_SECRET!,
+ * }).on("app_mention", ({ event }) => console.log(event.user, "said", event.text));
+ * ```
+ */
 export function slack<Events extends EventMap = EventMap>(): Scheme<Events> {
   return SLACK as Scheme<Events>;
 }

@@ -152,12 +152,37 @@ const SVIX_SCHEME = /* @__PURE__ */ standardScheme("svix", SVIX, STANDARD);
  * Standard Webhooks (standardwebhooks.com): `webhook-id`, `webhook-timestamp` and `webhook-signature`, a space-separated
  * list of `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` under a `whsec_<base64>` secret and `v1a,<base64 ed25519>`
  * under a `whpk_<base64>` public key; 5-minute tolerance; dedup by `webhook-id`; the type from the payload's `type`.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { standardWebhooks } from "@tidings/core/schemes";
+ *
+ * type Events = { "user.created": { type: "user.created"; data: { id: string; email: string } } };
+ *
+ * export const receiver = createReceiver({
+ *   scheme: standardWebhooks<Events>(),
+ *   secret: process.env.WEBHOOK_SECRET!, // "whsec_…", or a "whpk_…" public key for ed25519 (v1a) signatures
+ * }).on("user.created", (event) => console.log("new user", event.data.email));
+ * ```
  */
 export function standardWebhooks<Events extends EventMap = EventMap>(): Scheme<Events> {
   return STANDARD_WEBHOOKS as Scheme<Events>;
 }
 
-/** Svix: Standard Webhooks with `svix-id`, `svix-timestamp`, `svix-signature` (falling back to `webhook-*`, as svix does). */
+/**
+ * Svix: Standard Webhooks with `svix-id`, `svix-timestamp`, `svix-signature` (falling back to `webhook-*`, as svix does).
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { svix } from "@tidings/core/schemes";
+ *
+ * export const receiver = createReceiver({ scheme: svix(), secret: process.env.SVIX_WEBHOOK_SECRET! }).onAny(
+ *   (event, ctx) => console.log(ctx.type, ctx.deliveryKey, event), // dedup by svix-id
+ * );
+ * ```
+ */
 export function svix<Events extends EventMap = EventMap>(): Scheme<Events> {
   return SVIX_SCHEME as Scheme<Events>;
 }

@@ -1,6 +1,24 @@
 import { WebhookVerificationError } from "../errors";
 import { MAX_SIGNATURE_HEADER_LENGTH, MAX_SIGNATURE_HEADER_PAIRS } from "./constants";
 
+/**
+ * A `Service-Signature` header read, before any secret is checked: the signed time and the `v1` signatures.
+ *
+ * @example
+ * ```ts
+ * import { parseSignatureHeader, type SignatureHeader } from "@tidings/core/schemes";
+ *
+ * // For a log line: what a delivery's header claims, before any secret is looked up.
+ * export function claimed(header: string | null): SignatureHeader | undefined {
+ *   if (header === null) return undefined;
+ *   try {
+ *     return parseSignatureHeader(header);
+ *   } catch {
+ *     return undefined; // a WebhookVerificationError: malformed_header or no_supported_signature
+ *   }
+ * }
+ * ```
+ */
 export interface SignatureHeader {
   /** The `t` pair as Unix seconds. */
   timestamp: number;
@@ -79,7 +97,17 @@ function parseGeneral(header: string | undefined): ParsedSignatureHeader {
   return { timestamp: Number(timestampText), timestampText, signatures };
 }
 
-/** Parses a `Service-Signature` value; throws `WebhookVerificationError` on anything unusable. */
+/**
+ * Parses a `Service-Signature` value; throws `WebhookVerificationError` on anything unusable.
+ *
+ * @example
+ * ```ts
+ * import { parseSignatureHeader } from "@tidings/core/schemes";
+ *
+ * const { timestamp, signatures } = parseSignatureHeader(`t=1767225600,v1=${"ab".repeat(32)}`);
+ * console.log(new Date(timestamp * 1000).toISOString(), signatures.length); // 2026-01-01T00:00:00.000Z 1
+ * ```
+ */
 export function parseSignatureHeader(header: string): SignatureHeader {
   const { timestamp, signatures } = parseHeaderDetailed(header);
   return { timestamp, signatures };
