@@ -12,7 +12,21 @@ export type WebhookErrorCode =
   | "unsupported_encoding"
   | "body_timeout";
 
-/** Every code a delivery can be answered with: the verification error's codes, then the Receiver's own. */
+/**
+ * Every code a delivery can be answered with: the verification error's codes, then the Receiver's own.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, type ErrorCode } from "@tidings/core";
+ *
+ * // Refusals the app, not the sender, must fix: page someone.
+ * const PAGE: ReadonlySet<ErrorCode> = new Set(["body_already_parsed", "store_unavailable", "handler_timeout"]);
+ *
+ * export const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! }).onError((error, { code }) => {
+ *   if (PAGE.has(code)) console.error(`page: webhook ${code}`, error);
+ * });
+ * ```
+ */
 export type ErrorCode =
   | WebhookErrorCode
   | "method_not_allowed"
@@ -69,7 +83,26 @@ function outcomeStatuses(verification: Readonly<Record<WebhookErrorCode, number>
   }) satisfies Record<ErrorCode, number>;
 }
 
-/** The one table of outcome codes and the HTTP status each is answered with. */
+/**
+ * The one table of outcome codes and the HTTP status each is answered with.
+ *
+ * @example
+ * ```ts
+ * import { SIGNATURE_HEADER, STATUS_BY_CODE, sign } from "@tidings/core";
+ * import { expect, it } from "vitest";
+ *
+ * // A test of your webhook route: a forged delivery is answered as the code table says.
+ * it("refuses a delivery signed with another secret", async () => {
+ *   const body = JSON.stringify({ id: "evt_1", type: "message.sent", data: { id: "msg_1" } });
+ *   const response = await fetch("http://127.0.0.1:3000/webhooks", {
+ *     method: "POST",
+ *     headers: { [SIGNATURE_HEADER]: sign(body, "not-the-secret") },
+ *     body,
+ *   });
+ *   expect(response.status).toBe(STATUS_BY_CODE.signature_mismatch); // 400
+ * });
+ * ```
+ */
 export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> =
   /* @__PURE__ */ outcomeStatuses(WEBHOOK_ERROR_STATUS);
 
@@ -77,7 +110,25 @@ export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> =
 // (Next.js does, for a package imported from the app and from an adapter), and `instanceof` must hold across them.
 const BRAND = Symbol.for("tidings.verification-error");
 
-/** Every way a delivery can be refused. `status` is the HTTP status an adapter answers with. */
+/**
+ * Every way a delivery can be refused. `status` is the HTTP status an adapter answers with.
+ *
+ * @example
+ * ```ts
+ * import { verify, WebhookVerificationError } from "@tidings/core";
+ *
+ * // The answer to a delivery that did not verify; undefined for one that did.
+ * export function refusal(body: Uint8Array, header: string | null): Response | undefined {
+ *   try {
+ *     verify(body, header, process.env.WEBHOOK_SECRET!);
+ *     return undefined;
+ *   } catch (error) {
+ *     if (!(error instanceof WebhookVerificationError)) throw error; // a TypeError: a bad secret or option
+ *     return Response.json({ error: { code: error.code, message: error.message } }, { status: error.status });
+ *   }
+ * }
+ * ```
+ */
 export class WebhookVerificationError extends Error {
   static override [Symbol.hasInstance](value: unknown): boolean {
     return (value as { [BRAND]?: unknown } | null)?.[BRAND] === true;

@@ -4,6 +4,19 @@ import { nodeBuiltin } from "../runtime";
 import { payloadTooLarge } from "./limits";
 import { readStreamWithin } from "./web-stream";
 
+/**
+ * A content coding Tidings undoes (`x-gzip` reads as gzip; `identity` is none).
+ *
+ * @example
+ * ```ts
+ * import { type ContentCoding, contentCodings } from "@tidings/core/adapter";
+ *
+ * // Whether a framework's body reader must inflate: a 415 WebhookVerificationError for a coding Tidings cannot undo.
+ * export function codingsOf(headers: Headers): ContentCoding[] {
+ *   return contentCodings(headers); // "gzip, br" → ["gzip", "br"]; "x-gzip" → ["gzip"]; "identity" → []
+ * }
+ * ```
+ */
 export type ContentCoding = "gzip" | "deflate" | "br";
 
 // A Map, not an object literal: a coding named like an Object.prototype member (`constructor`) must find nothing.
@@ -31,7 +44,20 @@ function unsupported(coding: string): WebhookVerificationError {
   );
 }
 
-/** The codings applied to the body, in the order they were applied; 415 for any we cannot undo, or too many. */
+/**
+ * The codings applied to the body, in the order they were applied; 415 for any we cannot undo, or too many.
+ *
+ * @example
+ * ```ts
+ * import { contentCodings, decodeBody } from "@tidings/core/adapter";
+ *
+ * // Bytes a platform kept as they were sent: Content-Encoding undone, bounded by the Receiver's limit.
+ * export async function decoded(bytes: Uint8Array, headers: Headers, maxBodyBytes: number): Promise<Uint8Array> {
+ *   const codings = contentCodings(headers);
+ *   return codings.length === 0 ? bytes : decodeBody(bytes, codings, maxBodyBytes);
+ * }
+ * ```
+ */
 export function contentCodings(headers: HeaderSource): ContentCoding[] {
   const header = headerValue(headers, "content-encoding");
   if (header === undefined || header.trim() === "") return [];
@@ -51,7 +77,19 @@ export function contentCodings(headers: HeaderSource): ContentCoding[] {
   return codings;
 }
 
-/** Undoes the codings, last applied first, never producing more than `maxBodyBytes` (no zip bombs). */
+/**
+ * Undoes the codings, last applied first, never producing more than `maxBodyBytes` (no zip bombs).
+ *
+ * @example
+ * ```ts
+ * import { gzipSync } from "node:zlib";
+ * import { decodeBody } from "@tidings/core/adapter";
+ *
+ * const wire = gzipSync(JSON.stringify({ type: "message.sent" }));
+ * const body = await decodeBody(wire, ["gzip"], 1024 * 1024); // over 1 MiB decoded: payload_too_large (413)
+ * console.log(new TextDecoder().decode(body)); // {"type":"message.sent"}
+ * ```
+ */
 export async function decodeBody(
   bytes: Uint8Array,
   codings: readonly ContentCoding[],

@@ -12,7 +12,22 @@ import {
 } from "./limits";
 import type { ReadBodyOptions } from "./web-request";
 
-/** The parts of Node's `IncomingMessage` we use; declared here so the core needs no Node types. */
+/**
+ * The parts of Node's `IncomingMessage` we use; declared here so the core needs no Node types.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from "node:http2";
+ * import { type NodeRequestLike, readNodeBody } from "@tidings/core/node";
+ *
+ * // An HTTP/2 server's request reads as an HTTP/1 IncomingMessage does.
+ * createServer(async (req, res) => {
+ *   const request: NodeRequestLike = req;
+ *   const body = await readNodeBody(request, { maxBodyBytes: 1024 * 1024, consumedFix: "Read nothing first." });
+ *   res.writeHead(200).end(`${body.byteLength} bytes`);
+ * }).listen(3000);
+ * ```
+ */
 export interface NodeRequestLike {
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
   readonly readable?: boolean;
@@ -28,7 +43,28 @@ function isNodeStreamConsumed(request: NodeRequestLike): boolean {
   return request.readableEnded === true || request.readableDidRead === true || request.readable === false;
 }
 
-/** The exact bytes of a Node request body, bounded in size and time, with its Content-Encoding undone. Never hangs. */
+/**
+ * The exact bytes of a Node request body, bounded in size and time, with its Content-Encoding undone. Never hangs.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from "node:http";
+ * import { constructEvent, SIGNATURE_HEADER, WebhookVerificationError } from "@tidings/core";
+ * import { readNodeBody } from "@tidings/core/node";
+ *
+ * createServer(async (req, res) => {
+ *   try {
+ *     const body = await readNodeBody(req, { maxBodyBytes: 1024 * 1024, consumedFix: "Read nothing first." });
+ *     const event = constructEvent(body, req.headers[SIGNATURE_HEADER], process.env.WEBHOOK_SECRET!);
+ *     console.log("verified", event.type);
+ *     res.writeHead(200).end();
+ *   } catch (error) {
+ *     if (!(error instanceof WebhookVerificationError)) throw error;
+ *     res.writeHead(error.status).end(error.code); // 413 over the limit, 408 too slow, 400 truncated or forged
+ *   }
+ * }).listen(3000);
+ * ```
+ */
 export async function readNodeBody(request: NodeRequestLike, options: ReadBodyOptions): Promise<Uint8Array> {
   return readNodeStream(request, request.headers, options);
 }
@@ -37,6 +73,26 @@ export async function readNodeBody(request: NodeRequestLike, options: ReadBodyOp
  * `readNodeBody` for `handleNodeRequest`, which already holds the headers (on Express's requests, prototype swapped
  * per request, every property lookup is slow). Not async: a refusal before reading throws, and the bytes come in
  * the stream's own promise instead of being handed up through another, which costs a turn and a `then` lookup.
+ *
+ * @example
+ * ```ts
+ * import { createServer } from "node:http";
+ * import { createReceiver } from "@tidings/core";
+ * import { readNodeStream, writeNodeResponse } from "@tidings/core/node";
+ *
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ * const consumedFix = "Read nothing from req before the webhook does.";
+ *
+ * createServer(async (req, res) => {
+ *   const { headers } = req; // read once: the Receiver's limits come in readBody's argument
+ *   const result = await receiver.handle({
+ *     method: req.method,
+ *     headers,
+ *     readBody: (limits) => readNodeStream(req, headers, { ...limits, consumedFix }),
+ *   });
+ *   writeNodeResponse(res, result);
+ * }).listen(3000);
+ * ```
  */
 export function readNodeStream(
   request: NodeRequestLike,

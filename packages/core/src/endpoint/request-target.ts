@@ -1,6 +1,21 @@
 import type { HeaderSource } from "../http/headers";
 
-/** Where a request was sent, as the framework knows it. */
+/**
+ * Where a request was sent, as the framework knows it.
+ *
+ * @example
+ * ```ts
+ * import type { RequestTarget } from "@tidings/core/adapter";
+ * import type { Context } from "hono";
+ *
+ * // What Hono matched, for a secret resolver and outcome listeners.
+ * export const honoTarget = (c: Context): RequestTarget => ({
+ *   path: c.req.path,
+ *   route: c.req.routePath,
+ *   params: c.req.param(),
+ * });
+ * ```
+ */
 export interface RequestTarget {
   /** The URL path, without the query: `/webhooks/acct_42`. */
   path: string;
@@ -10,12 +25,52 @@ export interface RequestTarget {
   params: Readonly<Record<string, string | undefined>>;
 }
 
-/** What a secret resolver is asked about: where the delivery was sent, and its headers. */
+/**
+ * What a secret resolver is asked about: where the delivery was sent, and its headers.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, type ResolvedEndpoint, type SecretRequest } from "@tidings/core";
+ *
+ * const secrets = new Map([["acct_42", "whsec_abc"]]); // stands in for your database
+ *
+ * // By the route's :account where the framework matched one, else by the path's last segment.
+ * function lookup({ path, params }: SecretRequest): ResolvedEndpoint | undefined {
+ *   const account = params.account ?? path.split("/").at(-1) ?? "";
+ *   const secret = secrets.get(account);
+ *   return secret === undefined ? undefined : { secret, endpoint: account };
+ * }
+ *
+ * export const receiver = createReceiver({ secret: lookup });
+ * ```
+ */
 export interface SecretRequest extends RequestTarget {
   headers: HeaderSource;
 }
 
-/** An adapter's description of the request's target, computed only when a resolver or an outcome listener asks. */
+/**
+ * An adapter's description of the request's target, computed only when a resolver or an outcome listener asks.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { readRequestBody, type TargetSource, targetOf } from "@tidings/core/adapter";
+ *
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ * const consumedFix = "Read nothing from the request before the webhook does.";
+ *
+ * // A router that hands over the route it matched: described only if a resolver or an outcome listener asks.
+ * export function handle(request: Request, route: string, params: Record<string, string>) {
+ *   const target: TargetSource = () => targetOf(request.url, route, params);
+ *   return receiver.handle({
+ *     method: request.method,
+ *     headers: request.headers,
+ *     readBody: (limits) => readRequestBody(request, { ...limits, consumedFix }),
+ *     target,
+ *   });
+ * }
+ * ```
+ */
 export type TargetSource = () => RequestTarget | PromiseLike<RequestTarget>;
 
 const NO_PARAMS: Readonly<Record<string, string | undefined>> = /* @__PURE__ */ Object.freeze({});
@@ -50,7 +105,18 @@ function stringParams(params: object | null | undefined): Readonly<Record<string
   return strings;
 }
 
-/** A target from a URL and what the framework matched, however it types its params. */
+/**
+ * A target from a URL and what the framework matched, however it types its params.
+ *
+ * @example
+ * ```ts
+ * import { targetOf } from "@tidings/core/adapter";
+ *
+ * targetOf("https://example.com/webhooks/acct_42?x=1", "/webhooks/:account", { account: "acct_42" });
+ * // { path: "/webhooks/acct_42", route: "/webhooks/:account", params: { account: "acct_42" } }
+ * targetOf("/hooks/a/b", "/hooks/[...slug]", { slug: ["a", "b"] }).params; // { slug: "a/b" }
+ * ```
+ */
 export function targetOf(url: string, route?: string | undefined, params?: object | null | undefined): RequestTarget {
   return { path: pathOfUrl(url), route, params: stringParams(params) };
 }

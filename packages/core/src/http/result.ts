@@ -6,7 +6,29 @@ import { type ErrorCode, STATUS_BY_CODE } from "../errors";
  */
 export type OutcomeCode = "accepted" | "duplicate" | "stale" | ErrorCode;
 
-/** What an adapter writes back: plain data, no framework types. `body` is JSON text. */
+/**
+ * What an adapter writes back: plain data, no framework types. `body` is JSON text.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import type { ReceiveResult } from "@tidings/core/adapter";
+ * import type { Context } from "koa";
+ *
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ *
+ * // The Receiver's answer, written through a framework's own response API.
+ * function send(ctx: Context, result: ReceiveResult) {
+ *   ctx.status = result.status;
+ *   ctx.set(result.headers);
+ *   ctx.body = result.body;
+ * }
+ *
+ * export async function webhook(ctx: Context, rawBody: Uint8Array) {
+ *   send(ctx, await receiver.receive({ rawBody, headers: ctx.headers }));
+ * }
+ * ```
+ */
 export interface ReceiveResult {
   /** What the answer says, for logs and metrics; adapters write `status`, `headers` and `body`. */
   code: OutcomeCode;

@@ -27,7 +27,27 @@ import { withTimeLimit } from "./time-limit";
 import { startTrace, type Trace } from "./trace";
 import { validateEvent } from "./validation";
 
-/** A delivery whose body an adapter has already read. */
+/**
+ * A delivery whose body an adapter has already read.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import type { IncomingDelivery } from "@tidings/core/adapter";
+ *
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ *
+ * // A delivery an edge function stored as it came, handled later: its bytes, its headers, where it was sent.
+ * export function handleStored(stored: { body: string; headers: Record<string, string>; path: string }) {
+ *   const delivery: IncomingDelivery = {
+ *     rawBody: Buffer.from(stored.body, "base64"),
+ *     headers: stored.headers,
+ *     target: { path: stored.path, params: {} },
+ *   };
+ *   return receiver.receive(delivery);
+ * }
+ * ```
+ */
 export interface IncomingDelivery {
   rawBody: Uint8Array;
   headers: HeaderSource;
@@ -35,7 +55,31 @@ export interface IncomingDelivery {
   target?: RequestTarget | undefined;
 }
 
-/** A request as an adapter sees it: the Receiver decides whether and how far to read the body. */
+/**
+ * A request as an adapter sees it: the Receiver decides whether and how far to read the body.
+ *
+ * @example
+ * ```ts
+ * import type { Request } from "@hapi/hapi";
+ * import { createReceiver } from "@tidings/core";
+ * import type { IncomingRequest } from "@tidings/core/adapter";
+ * import { decodeWireBody } from "@tidings/core/node";
+ *
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ *
+ * // A Hapi route with payload: { parse: false, output: "data" }: the bytes as sent, Content-Encoding still applied.
+ * function incoming(request: Request): IncomingRequest {
+ *   const { headers } = request.raw.req;
+ *   return {
+ *     method: request.method,
+ *     headers,
+ *     readBody: ({ maxBodyBytes }) => decodeWireBody(request.payload as Buffer, headers, maxBodyBytes),
+ *   };
+ * }
+ *
+ * export const handle = (request: Request) => receiver.handle(incoming(request));
+ * ```
+ */
 export interface IncomingRequest {
   method?: string | undefined;
   headers: HeaderSource;
@@ -45,7 +89,20 @@ export interface IncomingRequest {
   target?: TargetSource | undefined;
 }
 
-/** Passed to `onError` handlers with every failure: what the sender was answered, and about which event. */
+/**
+ * Passed to `onError` handlers with every failure: what the sender was answered, and about which event.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, type ReceiveErrorInfo } from "@tidings/core";
+ *
+ * function report(error: unknown, info: ReceiveErrorInfo) {
+ *   console.error(`webhook answered ${info.status} ${info.code}`, info.context?.deliveryKey, info.details, error);
+ * }
+ *
+ * export const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! }).onError(report);
+ * ```
+ */
 export interface ReceiveErrorInfo {
   code: ErrorCode;
   status: number;
@@ -97,6 +154,21 @@ function unclaimedAnswer(state: "done" | "in-flight" | "stale" | "busy"): Receiv
     : errorResult("delivery_in_progress", "Being processed by another request; retry later.", RETRY_LATER);
 }
 
+/**
+ * Verifies, deduplicates and dispatches deliveries to typed handlers; adapters mount it. Made by `createReceiver`.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver, type Receiver } from "@tidings/core";
+ *
+ * // Handlers registered in a module of their own, on the app's Receiver.
+ * export function registerBilling(receiver: Receiver): Receiver {
+ *   return receiver.on("message.failed", (event) => console.log("refund the message", event.data.id));
+ * }
+ *
+ * export const receiver = registerBilling(createReceiver({ secret: process.env.WEBHOOK_SECRET! }));
+ * ```
+ */
 export class Receiver<Events extends EventMap = MessageEvents> {
   readonly #options: ResolvedReceiverOptions;
   readonly #handlers = new Dispatcher<Events, DeliveryContext>();
@@ -522,7 +594,22 @@ export class Receiver<Events extends EventMap = MessageEvents> {
   }
 }
 
-/** Creates a Receiver: verified, typed, deduplicated delivery events. Throws TypeError on a bad option. */
+/**
+ * Creates a Receiver: verified, typed, deduplicated delivery events. Throws TypeError on a bad option.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ *
+ * const delivered = new Map<string, Date>(); // stands in for your database
+ *
+ * export const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! })
+ *   .on("message.delivered", (event) => delivered.set(event.data.id, new Date())) // event typed by its type
+ *   .on(["message.failed", "message.sent"], (event, ctx) => console.log(ctx.type, event.data.status))
+ *   .onAny((_event, ctx) => console.log("audit", ctx.deliveryKey, ctx.timestamp))
+ *   .onError((error, info) => console.error(`webhook ${info.code}`, error));
+ * ```
+ */
 export function createReceiver<Events extends EventMap = MessageEvents>(
   options: ReceiverOptions<Events>,
 ): Receiver<Events> {

@@ -39,7 +39,30 @@ export const STRIPE: Scheme = /* @__PURE__ */ defineScheme({
   },
 });
 
-/** Stripe's scheme; type handlers with `Stripe.Event` from the `stripe` package (see the README). */
+/**
+ * Stripe's scheme; type handlers with `Stripe.Event` from the `stripe` package (see the README).
+ *
+ * @example
+ * ```ts
+ * import { WebhookVerificationError } from "@tidings/core";
+ * import { stripe } from "@tidings/core/schemes";
+ * import type Stripe from "stripe";
+ *
+ * // A Next.js route handler verifying Stripe's webhooks on their own (Web Crypto on the Edge runtime).
+ * export async function POST(request: Request): Promise<Response> {
+ *   const body = new Uint8Array(await request.arrayBuffer());
+ *   try {
+ *     await stripe().verifyAsync(body, request.headers, process.env.STRIPE_WEBHOOK_SECRET!);
+ *   } catch (error) {
+ *     if (!(error instanceof WebhookVerificationError)) throw error;
+ *     return Response.json({ error: error.code }, { status: error.status });
+ *   }
+ *   const event = JSON.parse(new TextDecoder().decode(body)) as Stripe.Event;
+ *   console.log("stripe", event.type);
+ *   return Response.json({ received: true });
+ * }
+ * ```
+ */
 export function stripe<Events extends EventMap = EventMap>(): Scheme<Events> {
   return STRIPE as Scheme<Events>;
 }
