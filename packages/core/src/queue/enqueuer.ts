@@ -4,7 +4,26 @@ import type { EnqueueHook, EnqueueTrace } from "./job-trace";
 import { type QueuedDelivery, toQueuedDelivery } from "./queued-delivery";
 import { within } from "./within";
 
-/** A Receiver handler that enqueues each event (what every engine's `enqueueTo` returns). */
+/**
+ * A Receiver handler that enqueues each event (what every engine's `enqueueTo` returns).
+ *
+ * @example
+ * ```ts
+ * import { enqueueTo } from "@tidings/bullmq";
+ * import { createReceiver } from "@tidings/core";
+ * import type { Enqueuer } from "@tidings/core/dispatch";
+ * import { Queue } from "bullmq";
+ *
+ * const queue = new Queue("deliveries", { connection: { host: "127.0.0.1", port: 6379 } });
+ * const enqueue: Enqueuer = enqueueTo(queue);
+ * enqueue.onEnqueue(({ queue, jobId }) => {
+ *   console.log(`enqueueing ${jobId} on ${queue}`);
+ *   return undefined; // no trace context to add
+ * });
+ *
+ * export const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! }).onAny(enqueue);
+ * ```
+ */
 export interface Enqueuer {
   (event: object, context: DeliveryContext): Promise<void>;
   /** The engine, as `messaging.system` names it. */
@@ -18,14 +37,61 @@ export interface Enqueuer {
   onEnqueue(hook: EnqueueHook): this;
 }
 
-/** One job of a batch write. */
+/**
+ * One job of a batch write.
+ *
+ * @example
+ * ```ts
+ * import type { BatchJob } from "@tidings/core/dispatch";
+ * import type { Pool } from "pg";
+ *
+ * // An engine's writeBatch: every job of the batch in one statement, a job whose id is there already left as it is.
+ * export function writeBatch(pool: Pool, queue: string) {
+ *   return (jobs: readonly BatchJob[]) =>
+ *     pool.query(
+ *       `INSERT INTO jobs (id, queue, data) SELECT id, $1, data FROM unnest($2::text[], $3::jsonb[]) AS t(id, data)
+ *        ON CONFLICT (id) DO NOTHING`,
+ *       [queue, jobs.map((job) => job.jobId), jobs.map((job) => JSON.stringify(job.data))],
+ *     );
+ * }
+ * ```
+ */
 export interface BatchJob {
   data: QueuedDelivery;
   jobId: string;
   context: DeliveryContext;
 }
 
-/** What an engine package gives {@link createEnqueuer}. */
+/**
+ * What an engine package gives {@link createEnqueuer}.
+ *
+ * @example
+ * ```ts
+ * import { BATCH_DEFAULTS, createEnqueuer, type EnqueuerSettings, toJobText } from "@tidings/core/dispatch";
+ * import type { Pool } from "pg";
+ *
+ * // A third engine over a PostgreSQL table: one row per job, the job id unique.
+ * export function settingsFor(pool: Pool, queue: string): EnqueuerSettings {
+ *   return {
+ *     system: "my-engine",
+ *     queue,
+ *     jobIdFor: (deliveryKey) => toJobText(deliveryKey), // one id per key, lone surrogates escaped
+ *     write: (data, jobId) =>
+ *       pool.query("INSERT INTO jobs (id, queue, data) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", [
+ *         jobId,
+ *         queue,
+ *         JSON.stringify(data),
+ *       ]),
+ *     batch: BATCH_DEFAULTS,
+ *     timeoutMs: 5000,
+ *     keepVerifiedBody: false,
+ *     describe: (deliveryKey) => `Adding the job for ${deliveryKey} to queue ${queue}`,
+ *   };
+ * }
+ *
+ * export const enqueueTo = (pool: Pool, queue: string) => createEnqueuer(settingsFor(pool, queue));
+ * ```
+ */
 export interface EnqueuerSettings {
   system: string;
   queue: string;
@@ -51,7 +117,32 @@ export interface EnqueuerSettings {
   describe(deliveryKey: string): string;
 }
 
-/** The enqueue every engine shares: job data, job id, the bound on the write, and the instrumentation hooks. */
+/**
+ * The enqueue every engine shares: job data, job id, the bound on the write, and the instrumentation hooks.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { createEnqueuer, type Enqueuer } from "@tidings/core/dispatch";
+ * import { Queue } from "bullmq";
+ *
+ * // An engine package's enqueueTo, built on what every engine shares.
+ * export function enqueueTo(queue: Queue): Enqueuer {
+ *   return createEnqueuer({
+ *     system: "bullmq",
+ *     queue: queue.name,
+ *     jobIdFor: (deliveryKey) => encodeURIComponent(deliveryKey),
+ *     write: (data, jobId, { type }) => queue.add(type, data, { jobId, attempts: 5 }),
+ *     timeoutMs: 5000,
+ *     keepVerifiedBody: false,
+ *     describe: (deliveryKey) => `Adding the job for ${deliveryKey} to BullMQ queue ${queue.name}`,
+ *   });
+ * }
+ *
+ * const queue = new Queue("deliveries", { connection: { host: "127.0.0.1", port: 6379 } });
+ * export const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! }).onAny(enqueueTo(queue));
+ * ```
+ */
 export function createEnqueuer(settings: EnqueuerSettings): Enqueuer {
   const { system, queue, jobIdFor, write, writeBatch, batch, timeoutMs, keepVerifiedBody, describe } = settings;
   const hooks: EnqueueHook[] = [];

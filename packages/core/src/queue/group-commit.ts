@@ -1,6 +1,22 @@
 import { positiveInteger } from "../positive-integer";
 
-/** How concurrent enqueues share one engine write. */
+/**
+ * How concurrent enqueues share one engine write.
+ *
+ * @example
+ * ```ts
+ * import { enqueueTo } from "@tidings/pg-boss";
+ * import type { BatchOptions } from "@tidings/core/dispatch";
+ * import { PgBoss } from "pg-boss";
+ *
+ * const boss = new PgBoss("postgres://localhost:5432/app");
+ * await boss.start();
+ *
+ * // Up to 50 jobs per insert; never wait for a write in flight.
+ * const batch: BatchOptions = { maxJobs: 50, maxWaitMs: 0 };
+ * export const enqueue = enqueueTo({ boss, queue: "deliveries" }, { batch });
+ * ```
+ */
 export interface BatchOptions {
   /** The most jobs in one engine write; a batch that fills up is written at once. Default 100. */
   maxJobs?: number;
@@ -13,6 +29,20 @@ export interface BatchOptions {
   maxWaitMs?: number;
 }
 
+/**
+ * Group commit's defaults: at most 100 jobs per engine write, and at most 1 ms of waiting for a write in flight.
+ *
+ * @example
+ * ```ts
+ * import { enqueueTo } from "@tidings/bullmq";
+ * import { BATCH_DEFAULTS } from "@tidings/core/dispatch";
+ * import { Queue } from "bullmq";
+ *
+ * const queue = new Queue("deliveries", { connection: { host: "127.0.0.1", port: 6379 } });
+ * // The default wait, bigger batches.
+ * export const enqueue = enqueueTo(queue, { batch: { ...BATCH_DEFAULTS, maxJobs: 500 } });
+ * ```
+ */
 export const BATCH_DEFAULTS = { maxJobs: 100, maxWaitMs: 1 } as const satisfies Required<BatchOptions>;
 
 /** Runs a write in a caller's context (an enqueue trace's `around`). */

@@ -3,28 +3,79 @@
  * them), lone surrogates, `"` and `\` escaped. What job data holds for text the sender chose (the event, its type, its
  * id within the delivery key, the endpoint label), so that every engine stores it as it is: PostgreSQL's `jsonb`
  * refuses `\u0000` and lone surrogates, and a client that writes UTF-8 turns each lone surrogate into U+FFFD.
+ *
+ * @example
+ * ```ts
+ * import { toJobText } from "@tidings/core/dispatch";
+ *
+ * toJobText("message.sent"); // "message.sent": ordinary text unchanged
+ * toJobText('say "hi"\n'); // 'say \\"hi\\"\\n'
+ * toJobText("\uD800"); // "\\ud800": a lone surrogate, kept as six ASCII characters
+ * ```
  */
 export function toJobText(text: string): string {
   return JSON.stringify(text).slice(1, -1);
 }
 
-/** The string {@link toJobText} stored; throws SyntaxError for anything it cannot have written. */
+/**
+ * The string {@link toJobText} stored; throws SyntaxError for anything it cannot have written.
+ *
+ * @example
+ * ```ts
+ * import { fromJobText, toJobText } from "@tidings/core/dispatch";
+ *
+ * const key = "event:evt_\uD800"; // an id with a lone surrogate, as JSON may send one
+ * fromJobText(toJobText(key)) === key; // true
+ * ```
+ */
 export function fromJobText(stored: string): string {
   return JSON.parse(`"${stored}"`) as string;
 }
 
-/** A high surrogate with no low one after it, or a low one with no high one before it. */
+/**
+ * A high surrogate with no low one after it, or a low one with no high one before it.
+ *
+ * @example
+ * ```ts
+ * import { LONE_SURROGATE } from "@tidings/core/dispatch";
+ *
+ * // A job id UTF-8 can carry: each lone surrogate written as %uXXXX.
+ * const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, "g");
+ * export const jobIdFor = (deliveryKey: string) =>
+ *   deliveryKey.replace(LONE_SURROGATES, (unit) => `%u${unit.charCodeAt(0).toString(16).toUpperCase()}`);
+ * ```
+ */
 export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
  * Whether UTF-8 can encode the string as it is. A lone surrogate cannot: an encoder writes U+FFFD for it, so two
  * strings that differ only there encode to the same bytes (what a job id must never do).
+ *
+ * @example
+ * ```ts
+ * import { isWellFormedText } from "@tidings/core/dispatch";
+ *
+ * isWellFormedText("event:evt_1"); // true
+ * isWellFormedText("event:\uD83D\uDE00"); // true: a whole pair
+ * isWellFormedText("event:\uD83D"); // false: UTF-8 would write it as U+FFFD
+ * ```
  */
 export function isWellFormedText(text: string): boolean {
   return !LONE_SURROGATE.test(text);
 }
 
-/** For display: {@link fromJobText}, or the stored string as it is when it is not job text (an older job's). */
+/**
+ * For display: {@link fromJobText}, or the stored string as it is when it is not job text (an older job's).
+ *
+ * @example
+ * ```ts
+ * import { readableJobText } from "@tidings/core/dispatch";
+ *
+ * // For a list of failed jobs: the delivery key as logs showed it.
+ * readableJobText("event:say \\\"hi\\\""); // 'event:say "hi"'
+ * readableJobText("event:\\"); // "event:\\": not job text, shown as stored
+ * ```
+ */
 export function readableJobText(stored: string): string {
   try {
     return fromJobText(stored);

@@ -17,7 +17,22 @@ import {
 import type { JobTraceContext } from "./job-trace";
 import { type JobRun, type ReadJob, readQueuedDelivery, type WorkerContext } from "./queued-delivery";
 
-/** Passed to a worker's `onError` listeners: which job failed, and how. */
+/**
+ * Passed to a worker's `onError` listeners: which job failed, and how.
+ *
+ * @example
+ * ```ts
+ * import { createWorker } from "@tidings/bullmq";
+ * import type { WorkerErrorInfo } from "@tidings/core/dispatch";
+ *
+ * function report(error: unknown, info: WorkerErrorInfo) {
+ *   console.error(`job ${info.jobId}, run ${info.attempt}: ${info.code}`, info.context?.deliveryKey, error);
+ * }
+ *
+ * const worker = createWorker({ queue: "deliveries", connection: { host: "127.0.0.1", port: 6379 } });
+ * worker.onError(report);
+ * ```
+ */
 export interface WorkerErrorInfo {
   code: "handler_failed" | "invalid_job" | "store_unavailable";
   jobId: string;
@@ -26,7 +41,21 @@ export interface WorkerErrorInfo {
   context?: WorkerContext;
 }
 
-/** What became of one run of a job: for metrics and traces (`onOutcome`). */
+/**
+ * What became of one run of a job: for metrics and traces (`onOutcome`).
+ *
+ * @example
+ * ```ts
+ * import { createWorker } from "@tidings/bullmq";
+ * import type { JobOutcome } from "@tidings/core/dispatch";
+ *
+ * const record = ({ queue, jobId, attempt, code, durationMs }: JobOutcome) =>
+ *   console.log(`${queue} ${jobId} run ${attempt}: ${code} in ${durationMs} ms`);
+ *
+ * const worker = createWorker({ queue: "deliveries", connection: { host: "127.0.0.1", port: 6379 } });
+ * worker.onOutcome(record);
+ * ```
+ */
 export interface JobOutcome {
   /**
    * `completed`, `failed` (a handler failed; the engine retries it unless its attempts are used up), `invalid_job`; with
@@ -51,12 +80,51 @@ export interface JobOutcome {
   trace: JobTraceContext | undefined;
 }
 
-/** Which engine and queue a worker takes jobs from: what its outcomes (and so telemetry) name. */
+/**
+ * Which engine and queue a worker takes jobs from: what its outcomes (and so telemetry) name.
+ *
+ * @example
+ * ```ts
+ * import type { MessageEvents } from "@tidings/core";
+ * import { type QueueIdentity, QueueWorker, type QueueWorkerOptions } from "@tidings/core/dispatch";
+ *
+ * // An engine's worker names its engine and queue, so its outcomes (and telemetry) do.
+ * export class SqsWorker extends QueueWorker<MessageEvents> {
+ *   constructor(queueUrl: string, options: QueueWorkerOptions = {}) {
+ *     const identity: QueueIdentity = { system: "aws_sqs", queue: queueUrl.split("/").at(-1) ?? queueUrl };
+ *     super(options, identity);
+ *   }
+ *   async close(): Promise<void> {}
+ * }
+ * ```
+ */
 export interface QueueIdentity {
   system: string;
   queue: string;
 }
 
+/**
+ * What every engine's worker takes besides the engine's own options: a logger, and `order` with its `store`.
+ *
+ * @example
+ * ```ts
+ * import { createWorker } from "@tidings/bullmq";
+ * import { messageStatusOrder } from "@tidings/core";
+ * import type { QueueWorkerOptions } from "@tidings/core/dispatch";
+ * import { RedisStore } from "@tidings/redis";
+ * import { Redis } from "ioredis";
+ *
+ * // Per message, one job at a time and in status order, across every worker sharing the store.
+ * const ordered: QueueWorkerOptions = {
+ *   order: messageStatusOrder,
+ *   store: new RedisStore({ client: new Redis("redis://127.0.0.1:6379") }),
+ *   orderWaitMs: 2000,
+ * };
+ *
+ * const worker = createWorker({ queue: "deliveries", connection: { host: "127.0.0.1", port: 6379 }, ...ordered });
+ * worker.on("message.delivered", (event) => console.log(event.data.id));
+ * ```
+ */
 export interface QueueWorkerOptions<Events extends EventMap = MessageEvents> {
   /** Where failures nobody listens to with `onError` are logged. Default `console`. */
   logger?: Logger | undefined;
@@ -96,6 +164,37 @@ interface WorkerOrder {
  * The engine-independent half of a worker: the Receiver's handler API (`on`, `onAny`, `onError`) and what a job
  * run is: the job's delivery dispatched to every handler; if any failed, the job fails with that error, so the
  * engine retries it and, once its attempts are used up, keeps it in its failed set.
+ *
+ * @example
+ * ```ts
+ * import type { EventMap, MessageEvents } from "@tidings/core";
+ * import { QueueWorker, type QueueWorkerOptions } from "@tidings/core/dispatch";
+ *
+ * type Job = { id: string; data: unknown; attempt: number };
+ *
+ * // A third engine's worker over an in-process list: `run` answers, the engine completes, retries or defers.
+ * export class ListWorker<Events extends EventMap = MessageEvents> extends QueueWorker<Events> {
+ *   #stopped = false;
+ *
+ *   constructor(readonly jobs: Job[], options: QueueWorkerOptions<Events> = {}) {
+ *     super(options, { system: "list", queue: "deliveries" });
+ *   }
+ *
+ *   async drain(): Promise<void> {
+ *     for (let job = this.jobs.shift(); job && !this.#stopped; job = this.jobs.shift()) {
+ *       try {
+ *         if ((await this.run(job.data, job)) === "deferred") this.jobs.push(job); // its object is busy
+ *       } catch {
+ *         if (job.attempt < 5) this.jobs.push({ ...job, attempt: job.attempt + 1 }); // a handler failed
+ *       }
+ *     }
+ *   }
+ *
+ *   async close(): Promise<void> {
+ *     this.#stopped = true;
+ *   }
+ * }
+ * ```
  */
 export abstract class QueueWorker<Events extends EventMap = MessageEvents> {
   readonly #dispatcher = new Dispatcher<Events, WorkerContext>();

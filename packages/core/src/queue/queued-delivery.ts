@@ -8,6 +8,20 @@ import { type JobTraceContext, readJobTrace } from "./job-trace";
  * What a queue job holds: the verified event and what the Receiver learnt about it, never the headers. Text the sender
  * chose is held so that every engine stores any event the Receiver accepts (`toJobText`): the event as its JSON text,
  * its type, delivery key and endpoint label escaped as inside a JSON string (unchanged for ordinary text).
+ *
+ * @example
+ * ```ts
+ * import type { QueuedDelivery } from "@tidings/core/dispatch";
+ * import type { Pool } from "pg";
+ *
+ * // An engine's write: the job data as JSON, under its id.
+ * export const write = (pool: Pool) => (data: QueuedDelivery, jobId: string) =>
+ *   pool.query("INSERT INTO jobs (id, type, data) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING", [
+ *     jobId,
+ *     data.type,
+ *     JSON.stringify(data),
+ *   ]);
+ * ```
  */
 export interface QueuedDelivery {
   /** The verified (and, with a schema, validated) event, as JSON text. */
@@ -28,7 +42,23 @@ export interface QueuedDelivery {
   trace?: JobTraceContext;
 }
 
-/** What a worker's handler learns about the delivery besides the event. */
+/**
+ * What a worker's handler learns about the delivery besides the event.
+ *
+ * @example
+ * ```ts
+ * import { createWorker } from "@tidings/bullmq";
+ * import type { MessageEvents } from "@tidings/core";
+ * import type { WorkerContext } from "@tidings/core/dispatch";
+ *
+ * function onDelivered(event: MessageEvents["message.delivered"], ctx: WorkerContext) {
+ *   console.log(event.data.id, `run ${ctx.attempt} of job ${ctx.jobId}`, ctx.deliveryKey, ctx.endpoint);
+ * }
+ *
+ * const worker = createWorker<MessageEvents>({ queue: "deliveries", connection: { host: "127.0.0.1", port: 6379 } });
+ * worker.on("message.delivered", onDelivered);
+ * ```
+ */
 export interface WorkerContext extends DeliveryInfo {
   /** 1 on the first run of the job, 2 on the next (after a failure, or after a worker died holding it)… */
   attempt: number;
@@ -39,20 +69,65 @@ export interface WorkerContext extends DeliveryInfo {
   verifiedBody?: Uint8Array;
 }
 
-/** What a job needs to run: the engine's id for it and which run this is. */
+/**
+ * What a job needs to run: the engine's id for it and which run this is.
+ *
+ * @example
+ * ```ts
+ * import { type JobRun, readQueuedDelivery } from "@tidings/core/dispatch";
+ *
+ * // An SQS message: its id, and how many times it was received.
+ * export function readMessage(message: { MessageId: string; Body: string; ApproximateReceiveCount: string }) {
+ *   const job: JobRun = { id: message.MessageId, attempt: Number(message.ApproximateReceiveCount) };
+ *   return readQueuedDelivery(JSON.parse(message.Body), job);
+ * }
+ * ```
+ */
 export interface JobRun {
   id: string;
   attempt: number;
 }
 
-/** A job's data, read and checked: the event for the handlers, their context, and the enqueue's trace context. */
+/**
+ * A job's data, read and checked: the event for the handlers, their context, and the enqueue's trace context.
+ *
+ * @example
+ * ```ts
+ * import type { MessageEvents } from "@tidings/core";
+ * import { Dispatcher, type ReadJob, type WorkerContext } from "@tidings/core/dispatch";
+ *
+ * const handlers = new Dispatcher<MessageEvents, WorkerContext>();
+ * handlers.on("message.failed", (event, ctx) => console.log(event.data.id, ctx.attempt));
+ *
+ * // Every handler runs; the job fails with the first failure.
+ * export async function runJob({ event, context }: ReadJob): Promise<void> {
+ *   const failures = await handlers.dispatch(event, context);
+ *   if (failures.length > 0) throw failures[0];
+ * }
+ * ```
+ */
 export interface ReadJob {
   event: DeliveryEvent;
   context: WorkerContext;
   trace: JobTraceContext | undefined;
 }
 
-/** The job data for a verified delivery. */
+/**
+ * The job data for a verified delivery.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { toQueuedDelivery } from "@tidings/core/dispatch";
+ *
+ * // Hand each verified delivery to a queue of your own over HTTP: the event, its key, time, secret and body hash.
+ * export const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! }).onAny(async (event, ctx) => {
+ *   const job = toQueuedDelivery(event, ctx, false);
+ *   const response = await fetch("http://127.0.0.1:8080/jobs", { method: "POST", body: JSON.stringify(job) });
+ *   if (!response.ok) throw new Error(`the queue answered ${response.status}`); // the Receiver answers 500: retried
+ * });
+ * ```
+ */
 export function toQueuedDelivery(event: object, context: DeliveryContext, keepVerifiedBody: boolean): QueuedDelivery {
   const crypto = requireNodeCrypto("enqueueTo");
   const { type, deliveryKey, timestamp, secretIndex, endpoint, verifiedBody } = context;
@@ -74,6 +149,17 @@ const isString = (value: unknown) => typeof value === "string";
 /**
  * Checks what a job holds before any handler sees it: a job written by something else fails with a clear message.
  * Reads jobs enqueued before the event was held as JSON text too (the event an object, the strings as they were).
+ *
+ * @example
+ * ```ts
+ * import { readQueuedDelivery } from "@tidings/core/dispatch";
+ *
+ * // A job written by toQueuedDelivery, read back: a TypeError for data it never wrote.
+ * export function describeJob(data: unknown, id: string, attempt: number): string {
+ *   const { event, context } = readQueuedDelivery(data, { id, attempt });
+ *   return `${context.type} ${context.deliveryKey} (run ${context.attempt}): ${JSON.stringify(event)}`;
+ * }
+ * ```
  */
 export function readQueuedDelivery(data: unknown, job: JobRun): ReadJob {
   const queued = data as Record<string, unknown> | null;

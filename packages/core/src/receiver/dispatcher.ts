@@ -25,6 +25,23 @@ export type ErrorListener<Info = ReceiveErrorInfo> = (error: unknown, info: Info
  * The one handler registry and dispatch rule of Tidings, used by the Receiver and every queue worker: typed handlers
  * by event type plus catch-all ones; every handler runs, even when another fails, and the failures are collected.
  * A handler written for a Receiver therefore runs unchanged in a worker.
+ *
+ * @example
+ * ```ts
+ * import type { MessageEvents } from "@tidings/core";
+ * import { Dispatcher, readQueuedDelivery, type WorkerContext } from "@tidings/core/dispatch";
+ *
+ * // An engine's job handler, with the Receiver's typing and dispatch rule.
+ * const handlers = new Dispatcher<MessageEvents, WorkerContext>();
+ * handlers.on("message.delivered", (event, ctx) => console.log(event.data.id, ctx.attempt));
+ * handlers.onAny((_event, ctx) => console.log("job", ctx.jobId, ctx.type));
+ *
+ * export async function runJob(data: unknown, id: string, attempt: number): Promise<void> {
+ *   const { event, context } = readQueuedDelivery(data, { id, attempt });
+ *   const failures = await handlers.dispatch(event, context); // every handler ran, even after one failed
+ *   if (failures.length > 0) throw failures[0];
+ * }
+ * ```
  */
 export class Dispatcher<Events extends EventMap, Context extends DeliveryInfo> {
   readonly #byType = new Map<string, Handler<unknown, Context>[]>();
