@@ -81,8 +81,9 @@ export class Lonely {}
 describe("every public export of every published package", () => {
   it("has an @example in its declaration's doc comment", () => {
     const missing = exportsWithoutExample(publishedEntryPoints(ROOT));
-    expect(missing, `Exports without an @example (add one to the declaration's TSDoc):\n${missing.join("\n")}`).toEqual(
-      [],
-    );
+    expect(
+      missing,
+      `Exports without an @example (add one to the declaration's TSDoc):\n${missing.join("\n")}\n`,
+    ).toEqual([]);
   }, 120_000);
 });
