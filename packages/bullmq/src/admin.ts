@@ -14,10 +14,42 @@ import { type Job, Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { jobIdFor } from "./job-id";
 
-/** The part of a BullMQ `Queue` that the operations below use. */
+/**
+ * The part of a BullMQ `Queue` that the operations below use.
+ *
+ * @example
+ * ```ts
+ * import { type InspectedQueue, queueCounts } from "@tidings/bullmq";
+ * import { Queue } from "bullmq";
+ *
+ * // A readiness check of your own: it takes any Queue, and reads nothing but counts.
+ * export async function backlog(queue: InspectedQueue): Promise<number> {
+ *   const { waiting, prioritized = 0, delayed } = await queueCounts(queue);
+ *   return waiting + prioritized + delayed;
+ * }
+ *
+ * const queue = new Queue("deliveries", { connection: { host: "127.0.0.1", port: 6379 } });
+ * console.log(`${await backlog(queue)} deliveries to run`);
+ * await queue.close();
+ * ```
+ */
 export type InspectedQueue = Pick<Queue, "getFailed" | "getJob" | "getJobCounts">;
 
-/** Jobs that used up their attempts, oldest first: id, event type, runs, last error. */
+/**
+ * Jobs that used up their attempts, oldest first: id, event type, runs, last error.
+ *
+ * @example
+ * ```ts
+ * import { listFailed } from "@tidings/bullmq";
+ * import { Queue } from "bullmq";
+ *
+ * const queue = new Queue("deliveries", { connection: { host: "127.0.0.1", port: 6379 } });
+ * for (const job of await listFailed(queue, 20)) {
+ *   console.log(job.id, job.type, job.deliveryKey, `${job.attempts} runs`, job.failedAt?.toISOString(), job.error);
+ * }
+ * await queue.close();
+ * ```
+ */
 export async function listFailed(queue: InspectedQueue, limit = 100): Promise<FailedDelivery[]> {
   const jobs = (await queue.getFailed(0, limit - 1)) as Job[];
   return jobs.map((job) => ({
@@ -30,7 +62,22 @@ export async function listFailed(queue: InspectedQueue, limit = 100): Promise<Fa
   }));
 }
 
-/** Moves failed jobs back to the queue with a fresh set of attempts; resolves to how many moved. */
+/**
+ * Moves failed jobs back to the queue with a fresh set of attempts; resolves to how many moved.
+ *
+ * @example
+ * ```ts
+ * import { listFailed, retryFailed } from "@tidings/bullmq";
+ * import { Queue } from "bullmq";
+ *
+ * const queue = new Queue("deliveries", { connection: { host: "127.0.0.1", port: 6379 } });
+ * // The handler for failed messages is fixed: run its failed jobs again, and leave the others for now.
+ * const failed = await listFailed(queue, 1000);
+ * const ids = failed.filter((job) => job.type === "message.failed").map((job) => job.id);
+ * console.log(`${await retryFailed(queue, ids)} job(s) back in the queue`); // or retryFailed(queue, "all")
+ * await queue.close();
+ * ```
+ */
 export async function retryFailed(queue: InspectedQueue, ids: readonly string[] | "all"): Promise<number> {
   const jobs =
     ids === "all"
@@ -45,7 +92,20 @@ export async function retryFailed(queue: InspectedQueue, ids: readonly string[] 
   return moved;
 }
 
-/** The queue's jobs by state: waiting, prioritized, delayed, active, completed, failed. */
+/**
+ * The queue's jobs by state: waiting, prioritized, delayed, active, completed, failed.
+ *
+ * @example
+ * ```ts
+ * import { queueCounts } from "@tidings/bullmq";
+ * import { Queue } from "bullmq";
+ *
+ * const queue = new Queue("deliveries", { connection: { host: "127.0.0.1", port: 6379 } });
+ * const { waiting, active, failed } = await queueCounts(queue);
+ * console.log(`${waiting} waiting, ${active} active, ${failed} failed`);
+ * await queue.close();
+ * ```
+ */
 export async function queueCounts(queue: InspectedQueue): Promise<QueueCounts> {
   const counts = await queue.getJobCounts("waiting", "prioritized", "delayed", "active", "completed", "failed");
   return {
@@ -58,7 +118,21 @@ export async function queueCounts(queue: InspectedQueue): Promise<QueueCounts> {
   };
 }
 
-/** The job with this id, or else the job of this delivery key. */
+/**
+ * The job with this id, or else the job of this delivery key.
+ *
+ * @example
+ * ```ts
+ * import { findJob } from "@tidings/bullmq";
+ * import { Queue } from "bullmq";
+ *
+ * const queue = new Queue("deliveries", { connection: { host: "127.0.0.1", port: 6379 } });
+ * // A log line names the delivery: where is its job?
+ * const found = await findJob(queue, "event:evt_123");
+ * console.log(found ? `job ${found.jobId} is ${found.state}` : "no job for this delivery");
+ * await queue.close();
+ * ```
+ */
 export async function findJob(queue: InspectedQueue, idOrDeliveryKey: string): Promise<FoundJob | undefined> {
   for (const id of [idOrDeliveryKey, jobIdFor(idOrDeliveryKey)]) {
     const job = (await queue.getJob(id)) as Job | undefined;
@@ -67,6 +141,28 @@ export async function findJob(queue: InspectedQueue, idOrDeliveryKey: string): P
   return undefined;
 }
 
+/**
+ * Which queue `openQueueAdmin` opens: the Redis it lives in, its name, and BullMQ's key prefix.
+ *
+ * @example
+ * ```ts
+ * import { openQueueAdmin, type QueueAdminOptions } from "@tidings/bullmq";
+ *
+ * // Your tooling's settings: the app's Queues were created with `prefix: "tidings"`.
+ * const deliveries: QueueAdminOptions = {
+ *   redis: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+ *   queue: "deliveries",
+ *   prefix: "tidings",
+ * };
+ *
+ * const admin = await openQueueAdmin(deliveries);
+ * try {
+ *   console.log(await admin.failed(20));
+ * } finally {
+ *   await admin.close();
+ * }
+ * ```
+ */
 export interface QueueAdminOptions {
   /** A Redis URL: `redis://user:password@host:6379/0`. */
   redis: string;

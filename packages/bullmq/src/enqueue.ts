@@ -3,7 +3,28 @@ import type { BackoffOptions, JobsOptions } from "bullmq";
 import { QUEUE_DEFAULTS } from "./defaults";
 import { jobIdFor } from "./job-id";
 
-/** How `enqueueTo` writes jobs; each default is in {@link QUEUE_DEFAULTS}. */
+/**
+ * How `enqueueTo` writes jobs; each default is in {@link QUEUE_DEFAULTS}.
+ *
+ * @example
+ * ```ts
+ * import { type EnqueueOptions, enqueueTo } from "@tidings/bullmq";
+ * import { createReceiver } from "@tidings/core";
+ * import { Queue } from "bullmq";
+ *
+ * const WEEK_SECONDS = 7 * 24 * 60 * 60;
+ * // Handlers that call a slow partner API: more runs, further apart, and a week of dedup on both sides.
+ * const options: EnqueueOptions = {
+ *   attempts: 8,
+ *   backoff: { type: "exponential", delay: 5000 },
+ *   keepCompletedSeconds: WEEK_SECONDS,
+ * };
+ *
+ * const queue = new Queue("deliveries", { connection: { host: "127.0.0.1", port: 6379 } });
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET!, doneTtlMs: WEEK_SECONDS * 1000 });
+ * receiver.onAny(enqueueTo(queue, options));
+ * ```
+ */
 export interface EnqueueOptions {
   /** An enqueue slower than this fails, so the Receiver answers 5xx and the sender retries. Default 5000 ms. */
   timeoutMs?: number;
@@ -27,7 +48,38 @@ export interface EnqueueOptions {
   batch?: BatchOptions | false;
 }
 
-/** Where `enqueueTo` adds jobs: the part of a BullMQ `Queue` it uses. */
+/**
+ * Where `enqueueTo` adds jobs: the part of a BullMQ `Queue` it uses.
+ *
+ * @example
+ * ```ts
+ * import { type EnqueueTarget, enqueueTo } from "@tidings/bullmq";
+ * import { createReceiver } from "@tidings/core";
+ * import { Queue } from "bullmq";
+ *
+ * // A Queue whose stored jobs are counted for your metrics: enqueueTo needs only its name, add and addBulk.
+ * function counted(queue: Queue, count: (jobs: number) => void): EnqueueTarget {
+ *   return {
+ *     name: queue.name,
+ *     add: async (name, data, options) => {
+ *       const job = await queue.add(name, data, options);
+ *       count(1);
+ *       return job;
+ *     },
+ *     addBulk: async (jobs) => {
+ *       const added = await queue.addBulk(jobs);
+ *       count(jobs.length);
+ *       return added;
+ *     },
+ *   };
+ * }
+ *
+ * let enqueued = 0;
+ * const queue = new Queue("deliveries", { connection: { host: "127.0.0.1", port: 6379 } });
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ * receiver.onAny(enqueueTo(counted(queue, (jobs) => (enqueued += jobs))));
+ * ```
+ */
 export interface EnqueueTarget {
   readonly name: string;
   add(name: string, data: QueuedDelivery, options: JobsOptions): Promise<unknown>;

@@ -3,6 +3,27 @@ import { QueueWorker, type QueueWorkerOptions } from "@tidings/core/dispatch";
 import { DelayedError, type Job, Worker, type WorkerOptions } from "bullmq";
 import { QUEUE_DEFAULTS } from "./defaults";
 
+/**
+ * What `createWorker` takes: BullMQ's `WorkerOptions`, the queue's name, and the Receiver's ordering options.
+ *
+ * @example
+ * ```ts
+ * import { type CreateWorkerOptions, createWorker } from "@tidings/bullmq";
+ * import type { MessageEvents } from "@tidings/core";
+ *
+ * // The options every worker process of the app starts with, in one module.
+ * export const workerOptions: CreateWorkerOptions<MessageEvents> = {
+ *   queue: "deliveries",
+ *   connection: { host: process.env.REDIS_HOST ?? "127.0.0.1", port: 6379 },
+ *   concurrency: 8,
+ *   lockDuration: 60_000, // handlers that call slow APIs: each job's lock lasts a minute between renewals
+ * };
+ *
+ * const worker = createWorker(workerOptions);
+ * worker.on("message.failed", (event, context) => console.warn(event.data.id, "failed", context.deliveryKey));
+ * await worker.ready;
+ * ```
+ */
 export interface CreateWorkerOptions<Events extends EventMap = MessageEvents>
   extends WorkerOptions,
     QueueWorkerOptions<Events> {
@@ -12,7 +33,26 @@ export interface CreateWorkerOptions<Events extends EventMap = MessageEvents>
   concurrency?: number;
 }
 
-/** A BullMQ worker that runs each job's delivery through the same typed handlers as a Receiver. */
+/**
+ * A BullMQ worker that runs each job's delivery through the same typed handlers as a Receiver.
+ *
+ * @example
+ * ```ts
+ * import { createWorker, type DeliveryWorker } from "@tidings/bullmq";
+ * import type { MessageEvents } from "@tidings/core";
+ *
+ * // On SIGTERM, every worker of the process stops taking jobs and finishes its running ones.
+ * export function closeOnSigterm(workers: DeliveryWorker<MessageEvents>[]): void {
+ *   process.once("SIGTERM", () => void Promise.all(workers.map((worker) => worker.close())));
+ * }
+ *
+ * const worker = createWorker<MessageEvents>({ queue: "deliveries", connection: { host: "127.0.0.1", port: 6379 } });
+ * worker.on("message.delivered", (event) => console.log(event.data.id));
+ * worker.engineWorker.on("error", (error) => console.error(error.message)); // Redis reconnecting: not a crash
+ * closeOnSigterm([worker]);
+ * await worker.ready;
+ * ```
+ */
 export class DeliveryWorker<Events extends EventMap = MessageEvents> extends QueueWorker<Events> {
   /** BullMQ's side of this worker: its `Worker`, for its events (`completed`, `failed`, `error`…). */
   readonly engineWorker: Worker;
