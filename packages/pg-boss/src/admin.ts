@@ -16,6 +16,22 @@ import { jobIdFor } from "./job-id";
 /**
  * The queue the operations below read: your started PgBoss (the part of it they use), the queue's name, and pg-boss's
  * schema if you changed it (default `"pgboss"`).
+ *
+ * @example
+ * ```ts
+ * import { type InspectedQueue, listFailed, queueCounts } from "@tidings/pg-boss";
+ * import { PgBoss } from "pg-boss";
+ *
+ * // The app runs pg-boss in a schema of its own, so the target names it.
+ * const boss = new PgBoss({ connectionString: process.env.DATABASE_URL!, schema: "jobs" });
+ * boss.on("error", (error) => console.error(error.message));
+ * await boss.start();
+ * const deliveries: InspectedQueue = { boss, queue: "deliveries", schema: "jobs" };
+ *
+ * console.log(await queueCounts(deliveries));
+ * for (const job of await listFailed(deliveries, 20)) console.log(job.id, job.deliveryKey, job.error);
+ * await boss.stop();
+ * ```
  */
 export interface InspectedQueue {
   boss: Pick<PgBoss, "getDb" | "retry">;
@@ -37,7 +53,23 @@ function jobTable({ schema = "pgboss" }: { schema?: string }): string {
   return `"${schema}".job`;
 }
 
-/** Jobs that used up their attempts, oldest first: id, event type, runs, last error. */
+/**
+ * Jobs that used up their attempts, oldest first: id, event type, runs, last error.
+ *
+ * @example
+ * ```ts
+ * import { listFailed } from "@tidings/pg-boss";
+ * import { PgBoss } from "pg-boss";
+ *
+ * const boss = new PgBoss(process.env.DATABASE_URL!);
+ * boss.on("error", (error) => console.error(error.message));
+ * await boss.start();
+ * for (const job of await listFailed({ boss, queue: "deliveries" }, 20)) {
+ *   console.log(job.id, job.type, job.deliveryKey, `${job.attempts} runs`, job.failedAt?.toISOString(), job.error);
+ * }
+ * await boss.stop();
+ * ```
+ */
 export async function listFailed(target: InspectedQueue, limit = 100): Promise<FailedDelivery[]> {
   const { boss, queue } = target;
   const { rows } = await boss.getDb().executeSql(
@@ -56,7 +88,25 @@ export async function listFailed(target: InspectedQueue, limit = 100): Promise<F
   }));
 }
 
-/** Moves failed jobs back to the queue for one more run each; resolves to how many moved. */
+/**
+ * Moves failed jobs back to the queue for one more run each; resolves to how many moved.
+ *
+ * @example
+ * ```ts
+ * import { listFailed, retryFailed } from "@tidings/pg-boss";
+ * import { PgBoss } from "pg-boss";
+ *
+ * const boss = new PgBoss(process.env.DATABASE_URL!);
+ * boss.on("error", (error) => console.error(error.message));
+ * await boss.start();
+ * const deliveries = { boss, queue: "deliveries" };
+ * // The handler for failed messages is fixed: run its failed jobs again, and leave the others for now.
+ * const failed = await listFailed(deliveries, 1000);
+ * const ids = failed.filter((job) => job.type === "message.failed").map((job) => job.id);
+ * console.log(`${await retryFailed(deliveries, ids)} job(s) back in the queue`); // or retryFailed(deliveries, "all")
+ * await boss.stop();
+ * ```
+ */
 export async function retryFailed(target: InspectedQueue, ids: readonly string[] | "all"): Promise<number> {
   const { boss, queue } = target;
   const wanted = ids === "all" ? "" : "AND id::text = ANY($2::text[])";
@@ -71,7 +121,22 @@ export async function retryFailed(target: InspectedQueue, ids: readonly string[]
   return failed.length;
 }
 
-/** The queue's jobs by state: waiting, delayed, active, completed, failed, cancelled. */
+/**
+ * The queue's jobs by state: waiting, delayed, active, completed, failed, cancelled.
+ *
+ * @example
+ * ```ts
+ * import { queueCounts } from "@tidings/pg-boss";
+ * import { PgBoss } from "pg-boss";
+ *
+ * const boss = new PgBoss(process.env.DATABASE_URL!);
+ * boss.on("error", (error) => console.error(error.message));
+ * await boss.start();
+ * const { waiting, active, failed } = await queueCounts({ boss, queue: "deliveries" });
+ * console.log(`${waiting} waiting, ${active} active, ${failed} failed`);
+ * await boss.stop();
+ * ```
+ */
 export async function queueCounts(target: InspectedQueue): Promise<QueueCounts> {
   const { boss, queue } = target;
   // pg-boss's `created` and `retry` jobs both wait; those whose start_after is ahead wait for later.
@@ -96,7 +161,23 @@ export async function queueCounts(target: InspectedQueue): Promise<QueueCounts> 
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The job with this id, or else the job of this delivery key. */
+/**
+ * The job with this id, or else the job of this delivery key.
+ *
+ * @example
+ * ```ts
+ * import { findJob } from "@tidings/pg-boss";
+ * import { PgBoss } from "pg-boss";
+ *
+ * const boss = new PgBoss(process.env.DATABASE_URL!);
+ * boss.on("error", (error) => console.error(error.message));
+ * await boss.start();
+ * // A log line names the delivery: where is its job?
+ * const found = await findJob({ boss, queue: "deliveries" }, "event:evt_123");
+ * console.log(found ? `job ${found.jobId} is ${found.state}` : "no job for this delivery");
+ * await boss.stop();
+ * ```
+ */
 export async function findJob(target: InspectedQueue, idOrDeliveryKey: string): Promise<FoundJob | undefined> {
   const { boss, queue } = target;
   for (const id of [idOrDeliveryKey, jobIdFor(idOrDeliveryKey)]) {
@@ -110,6 +191,28 @@ export async function findJob(target: InspectedQueue, idOrDeliveryKey: string): 
   return undefined;
 }
 
+/**
+ * Which queue `openQueueAdmin` opens: the database it lives in, its name, and pg-boss's schema.
+ *
+ * @example
+ * ```ts
+ * import { openQueueAdmin, type QueueAdminOptions } from "@tidings/pg-boss";
+ *
+ * // Your tooling's settings: the app runs pg-boss in the schema "jobs".
+ * const deliveries: QueueAdminOptions = {
+ *   postgres: process.env.DATABASE_URL ?? "postgres://localhost:5432/app",
+ *   queue: "deliveries",
+ *   schema: "jobs",
+ * };
+ *
+ * const admin = await openQueueAdmin(deliveries);
+ * try {
+ *   console.log(await admin.failed(20));
+ * } finally {
+ *   await admin.close();
+ * }
+ * ```
+ */
 export interface QueueAdminOptions {
   /** A PostgreSQL URL: `postgres://user:password@host:5432/app`. */
   postgres: string;

@@ -3,7 +3,30 @@ import type { JobInsert, PgBoss, SendOptions } from "pg-boss";
 import { QUEUE_DEFAULTS } from "./defaults";
 import { jobIdFor } from "./job-id";
 
-/** How `enqueueTo` writes jobs; each default is in {@link QUEUE_DEFAULTS}. */
+/**
+ * How `enqueueTo` writes jobs; each default is in {@link QUEUE_DEFAULTS}.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { type EnqueueOptions, enqueueTo } from "@tidings/pg-boss";
+ * import { PgBoss } from "pg-boss";
+ *
+ * // Handlers that call a slow partner API: more runs, further apart, and up to half an hour for each.
+ * const options: EnqueueOptions = {
+ *   attempts: 8,
+ *   retryDelaySeconds: 10,
+ *   expireInSeconds: 30 * 60,
+ *   batch: { maxJobs: 200, maxWaitMs: 2 },
+ * };
+ *
+ * const boss = new PgBoss(process.env.DATABASE_URL!);
+ * boss.on("error", (error) => console.error(error.message));
+ * await boss.start();
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ * receiver.onAny(enqueueTo({ boss, queue: "deliveries" }, options));
+ * ```
+ */
 export interface EnqueueOptions {
   /** An enqueue slower than this fails, so the Receiver answers 5xx and the sender retries. Default 5000 ms. */
   timeoutMs?: number;
@@ -31,7 +54,27 @@ export interface EnqueueOptions {
   batch?: BatchOptions | false;
 }
 
-/** Where `enqueueTo` sends jobs: your started PgBoss (the part of it enqueueing uses) and the queue's name. */
+/**
+ * Where `enqueueTo` sends jobs: your started PgBoss (the part of it enqueueing uses) and the queue's name.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { type EnqueueTarget, enqueueTo } from "@tidings/pg-boss";
+ * import { PgBoss } from "pg-boss";
+ *
+ * const boss = new PgBoss(process.env.DATABASE_URL!);
+ * boss.on("error", (error) => console.error(error.message));
+ * await boss.start();
+ *
+ * // Each sending account's deliveries in a queue of their own, on the one PgBoss.
+ * const queueOf = (account: string): EnqueueTarget => ({ boss, queue: `deliveries-${account}` });
+ * export const acme = createReceiver({ secret: process.env.ACME_WEBHOOK_SECRET! });
+ * acme.onAny(enqueueTo(queueOf("acme")));
+ * export const globex = createReceiver({ secret: process.env.GLOBEX_WEBHOOK_SECRET! });
+ * globex.onAny(enqueueTo(queueOf("globex")));
+ * ```
+ */
 export interface EnqueueTarget {
   boss: Pick<PgBoss, "send" | "insert" | "createQueue">;
   queue: string;

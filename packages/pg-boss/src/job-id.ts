@@ -12,6 +12,20 @@ const NOT_UTF8 = Buffer.from([0xff]);
  * only guards jobs still queued or active, not completed ones.) The name is the key's UTF-8 bytes; a key with a lone
  * surrogate, which UTF-8 would turn into U+FFFD, is named by a 0xFF byte and its UTF-16 code units instead, so two
  * keys never share an id.
+ *
+ * @example
+ * ```ts
+ * import { jobIdFor } from "@tidings/pg-boss";
+ * import { PgBoss } from "pg-boss";
+ *
+ * const boss = new PgBoss(process.env.DATABASE_URL!);
+ * boss.on("error", (error) => console.error(error.message));
+ * await boss.start();
+ * // The job of a delivery a log line names, read with pg-boss itself.
+ * const job = await boss.getJobById("deliveries", jobIdFor("event:evt_123"));
+ * console.log(job ? `${job.id}: ${job.state}, ${job.retryCount} retries` : "no job for it");
+ * await boss.stop();
+ * ```
  */
 export function jobIdFor(deliveryKey: string): string {
   const hash = createHash("sha1").update(NAMESPACE);

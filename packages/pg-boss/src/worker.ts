@@ -6,10 +6,51 @@ import { jobIdFor } from "./job-id";
 
 type EngineWorkOptions = Omit<WorkOptions, "batchSize" | "localConcurrency" | "perJobResults" | "transactional">;
 
-/** The part of a started PgBoss that a worker uses. */
+/**
+ * The part of a started PgBoss that a worker uses.
+ *
+ * @example
+ * ```ts
+ * import type { MessageEvents } from "@tidings/core";
+ * import { createWorker, type WorkerBoss } from "@tidings/pg-boss";
+ * import { PgBoss } from "pg-boss";
+ *
+ * // Your workers' module: it starts them on whatever PgBoss the process has started.
+ * export function startWorkers(boss: WorkerBoss) {
+ *   const worker = createWorker<MessageEvents>({ boss, queue: "deliveries", concurrency: 8 });
+ *   worker.on("message.delivered", (event) => console.log(event.data.id, "delivered"));
+ *   return worker;
+ * }
+ *
+ * const boss = new PgBoss(process.env.DATABASE_URL!);
+ * boss.on("error", (error) => console.error(error.message));
+ * await boss.start();
+ * await startWorkers(boss).ready;
+ * ```
+ */
 export type WorkerBoss = Pick<PgBoss, "createQueue" | "work" | "offWork" | "send">;
 
-/** pg-boss's side of a worker: the PgBoss it polls with, the queue, and the id `boss.work()` gave it. */
+/**
+ * pg-boss's side of a worker: the PgBoss it polls with, the queue, and the id `boss.work()` gave it.
+ *
+ * @example
+ * ```ts
+ * import type { MessageEvents } from "@tidings/core";
+ * import { createWorker, type PgBossWork } from "@tidings/pg-boss";
+ * import { PgBoss } from "pg-boss";
+ *
+ * const boss = new PgBoss(process.env.DATABASE_URL!);
+ * boss.on("error", (error) => console.error(error.message));
+ * await boss.start();
+ * const worker = createWorker<MessageEvents>({ boss, queue: "deliveries", pollingIntervalSeconds: 30 });
+ * worker.on("message.delivered", (event) => console.log(event.data.id, "delivered"));
+ * await worker.ready;
+ *
+ * // Jobs were just sent by hand: wake the worker now rather than at its next poll.
+ * const work: PgBossWork = worker.engineWorker;
+ * if (work.id) boss.notifyWorker(work.id);
+ * ```
+ */
 export interface PgBossWork {
   readonly boss: WorkerBoss;
   readonly queue: string;
@@ -17,6 +58,32 @@ export interface PgBossWork {
   readonly id: string | undefined;
 }
 
+/**
+ * What `createWorker` takes: your started PgBoss, the queue's name, pg-boss's polling options, and the Receiver's
+ * ordering options.
+ *
+ * @example
+ * ```ts
+ * import type { MessageEvents } from "@tidings/core";
+ * import { type CreateWorkerOptions, createWorker } from "@tidings/pg-boss";
+ * import { PgBoss } from "pg-boss";
+ *
+ * const boss = new PgBoss(process.env.DATABASE_URL!);
+ * boss.on("error", (error) => console.error(error.message));
+ * await boss.start();
+ *
+ * // Many jobs at once, and a quicker poll while the queue is quiet.
+ * const options: CreateWorkerOptions<MessageEvents> = {
+ *   boss,
+ *   queue: "deliveries",
+ *   concurrency: 16,
+ *   pollingIntervalSeconds: 1,
+ * };
+ * const worker = createWorker(options);
+ * worker.on("message.failed", (event, context) => console.warn(event.data.id, "failed", context.deliveryKey));
+ * await worker.ready;
+ * ```
+ */
 export interface CreateWorkerOptions<Events extends EventMap = MessageEvents>
   extends QueueWorkerOptions<Events>,
     EngineWorkOptions {
@@ -31,7 +98,33 @@ export interface CreateWorkerOptions<Events extends EventMap = MessageEvents>
   concurrency?: number;
 }
 
-/** A pg-boss worker that runs each job's delivery through the same typed handlers as a Receiver. */
+/**
+ * A pg-boss worker that runs each job's delivery through the same typed handlers as a Receiver.
+ *
+ * @example
+ * ```ts
+ * import type { MessageEvents } from "@tidings/core";
+ * import { createWorker, type DeliveryWorker } from "@tidings/pg-boss";
+ * import { PgBoss } from "pg-boss";
+ *
+ * // On SIGTERM, the workers finish their running jobs, then the PgBoss they share stops.
+ * export function stopOnSigterm(boss: PgBoss, workers: DeliveryWorker<MessageEvents>[]): void {
+ *   process.once("SIGTERM", async () => {
+ *     await Promise.all(workers.map((worker) => worker.close()));
+ *     await boss.stop();
+ *   });
+ * }
+ *
+ * const boss = new PgBoss(process.env.DATABASE_URL!);
+ * boss.on("error", (error) => console.error(error.message));
+ * await boss.start();
+ * const worker = createWorker<MessageEvents>({ boss, queue: "deliveries" });
+ * worker.on("message.delivered", (event) => console.log(event.data.id, "delivered"));
+ * worker.onError((error, info) => console.error(`job ${info.jobId} run ${info.attempt} failed:`, error));
+ * stopOnSigterm(boss, [worker]);
+ * await worker.ready;
+ * ```
+ */
 export class DeliveryWorker<Events extends EventMap = MessageEvents> extends QueueWorker<Events> {
   /** pg-boss's side of this worker: its PgBoss, its queue and its worker id. */
   readonly engineWorker: PgBossWork;
