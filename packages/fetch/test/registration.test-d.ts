@@ -1,9 +1,10 @@
 // Type tests, checked by `tsc --noEmit` (the package's `typecheck` script): each `@ts-expect-error` line must stay an
 // error, so a registration that stops being refused fails the check. Nothing here runs.
-import { createReceiver, type DeliveryContext, type MessageEvents } from "@tidings/core";
+import { createReceiver, type MessageEvents } from "@tidings/core";
 import { createFetchHandler, type RouteMatch } from "@tidings/fetch";
 import { Hono } from "hono";
 import { describe, expectTypeOf, it } from "vitest";
+import { typedReceiver } from "../../../test/support/typed-receiver";
 
 type ShipmentEvents = { "shipment.sent": { type: "shipment.sent"; trackingId: string } };
 
@@ -21,12 +22,7 @@ describe("registering createFetchHandler", () => {
   });
 
   it("gives handlers the event of their type and the verified bytes", () => {
-    const receiver = createReceiver({ secret: "whsec_types" }).on("message.delivered", (event, context) => {
-      expectTypeOf(event).toEqualTypeOf<MessageEvents["message.delivered"]>();
-      expectTypeOf(event.data.status).toEqualTypeOf<"delivered">();
-      expectTypeOf(context).toEqualTypeOf<DeliveryContext>();
-      expectTypeOf(context.verifiedBody).toEqualTypeOf<Uint8Array>();
-    });
+    const receiver = typedReceiver();
     return createFetchHandler(receiver);
   });
 

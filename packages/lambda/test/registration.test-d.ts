@@ -1,6 +1,6 @@
 // Type tests, checked by `tsc --noEmit` (the package's `typecheck` script): each `@ts-expect-error` line must stay an
 // error, so a registration that stops being refused fails the check. Nothing here runs.
-import { createReceiver, type DeliveryContext, type MessageEvents } from "@tidings/core";
+import { createReceiver, type MessageEvents } from "@tidings/core";
 import { createLambdaHandler, type LambdaHttpEvent, type LambdaHttpHandler } from "@tidings/lambda";
 import type {
   ALBEvent,
@@ -14,6 +14,7 @@ import type {
   SQSHandler,
 } from "aws-lambda";
 import { describe, expectTypeOf, it } from "vitest";
+import { typedReceiver } from "../../../test/support/typed-receiver";
 
 type ShipmentEvents = { "shipment.sent": { type: "shipment.sent"; trackingId: string } };
 
@@ -32,12 +33,7 @@ describe("registering createLambdaHandler", () => {
   });
 
   it("gives handlers the event of their type and the verified bytes", () => {
-    const receiver = createReceiver({ secret: "whsec_types" }).on("message.delivered", (event, context) => {
-      expectTypeOf(event).toEqualTypeOf<MessageEvents["message.delivered"]>();
-      expectTypeOf(event.data.status).toEqualTypeOf<"delivered">();
-      expectTypeOf(context).toEqualTypeOf<DeliveryContext>();
-      expectTypeOf(context.verifiedBody).toEqualTypeOf<Uint8Array>();
-    });
+    const receiver = typedReceiver();
     return createLambdaHandler(receiver);
   });
 
