@@ -87,7 +87,9 @@ export function readmeBlocks(root) {
   if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
   const blocks = [];
   const problems = [];
-  for (const readme of listed.stdout.split("\n").filter(Boolean)) {
+  // API reports (`*.api.md`, API Extractor's) list declarations, not code to run: they are checked by `npm run api`.
+  const markdownFiles = listed.stdout.split("\n").filter((file) => file !== "" && !file.endsWith(".api.md"));
+  for (const readme of markdownFiles) {
     const markdown = readFileSync(join(root, readme), "utf8");
     // `npx tidings` would fetch and run whatever the registry holds under that unscoped name, which is not ours.
     if (/\bnpx tidings\b/.test(markdown)) problems.push(`${readme} runs \`npx tidings\`: write \`npx @tidings/cli\``);
