@@ -57,7 +57,8 @@ for (const name of readdirSync(path.join(ROOT, "packages")).sort()) {
       packageJsonFullPath: path.join(dir, "package.json"),
     });
     const result = Extractor.invoke(config, { localBuild: update, messageCallback: quiet });
-    if (!result.succeeded || (result.apiReportChanged && !update)) problems.push(`${specifier} (${reportName(specifier)})`);
+    if (!result.succeeded || (result.apiReportChanged && !update))
+      problems.push(`${specifier} (${reportName(specifier)})`);
     else console.log(`${update && result.apiReportChanged ? "updated" : "ok"}  ${specifier}`);
   }
 }

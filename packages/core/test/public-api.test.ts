@@ -21,10 +21,7 @@ describe("the main entry", () => {
   it("has one error-code type, one listener type and one defaults object", () => {
     const names = exportedNames("index");
     expect(names.filter((name) => /Code$/.test(name))).toEqual(["ErrorCode"]);
-    expect(names.filter((name) => /Listener$/.test(name)).sort()).toEqual([
-      "ErrorListener",
-      "OutcomeListener",
-    ]);
+    expect(names.filter((name) => /Listener$/.test(name)).sort()).toEqual(["ErrorListener", "OutcomeListener"]);
     expect(names.filter((name) => name.startsWith("DEFAULT"))).toEqual(["DEFAULTS"]);
   });
 });
