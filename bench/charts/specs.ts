@@ -6,10 +6,10 @@ import type { Summary } from "../lib/stats";
 import type { Results } from "../report";
 import type { Bar, BarChart } from "./svg";
 
-/** The median, with the min–max as a whisker when there was more than one round. */
+/** The median, with the min–max as a whisker where the rounds differed. */
 const summaryBar = (summary: Summary, label: string): Bar => ({
   value: summary.median,
-  ...(summary.n > 1 ? { range: [summary.min, summary.max] as const } : {}),
+  ...(summary.max > summary.min ? { range: [summary.min, summary.max] as const } : {}),
   label,
 });
 
