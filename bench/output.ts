@@ -16,6 +16,17 @@ export const CHARTS_FOLDER = "bench-charts";
 export const chartsDir = (out: string) => join(dirname(out), CHARTS_FOLDER);
 const resultsFile = (dir: string, suite: SuiteName) => join(dir, `${suite}.json`);
 
+/** JSON as the repository's formatter writes it: a key a line, arrays of numbers or strings on one line if they fit. */
+function json(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(/^( *)(.*)\[\n([^[\]{}]*?)\n *\]/gm, (whole, indent, head, items) => {
+    const inline = `${indent}${head}[${items
+      .trim()
+      .split(/,\n\s*/)
+      .join(", ")}]`;
+    return inline.length <= 120 ? inline : whole;
+  });
+}
+
 /** Writes the results and chart of each of `suites` that has results; a chart with nothing to draw is removed. */
 export function writeSuiteFiles(dir: string, results: Results, suites: readonly SuiteName[]): void {
   mkdirSync(dir, { recursive: true });
@@ -23,7 +34,7 @@ export function writeSuiteFiles(dir: string, results: Results, suites: readonly 
     const own = SUITE_RESULTS[suite].filter((key) => results[key] !== undefined);
     if (own.length === 0) continue;
     const stored = Object.fromEntries(own.map((key) => [key, results[key]]));
-    writeFileSync(resultsFile(dir, suite), `${JSON.stringify(stored, null, 2)}\n`);
+    writeFileSync(resultsFile(dir, suite), `${json(stored)}\n`);
     const chart = CHARTS[suite]?.(results);
     if (chart && chart.groups.length > 0) writeFileSync(join(dir, chartFile(suite)), barChart(chart));
     else rmSync(join(dir, chartFile(suite)), { force: true });
