@@ -29,7 +29,7 @@ function check(condition: boolean, what: string): void {
   console.log(`  ✓ ${what}`);
 }
 
-function errorCode(error: unknown): core.WebhookErrorCode | undefined {
+function errorCode(error: unknown): core.ErrorCode | undefined {
   return error instanceof core.WebhookVerificationError ? error.code : undefined;
 }
 
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
 
   const handled: string[] = [];
   const receiver = core.createReceiver({ secret: SECRET }).on("message.delivered", (event) => {
-    const channel: core.Channel = event.data.channel;
+    const channel: "sms" | "email" | "push" = event.data.channel;
     handled.push(`${event.data.id}/${channel}`);
   });
   // @ts-expect-error the event types are the package's, not `any`: a misspelled type does not compile

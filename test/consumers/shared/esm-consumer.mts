@@ -5,7 +5,6 @@ import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
-  type Channel,
   constructEvent,
   createReceiver,
   type ErrorCode,
@@ -93,7 +92,7 @@ try {
 
 const handled: string[] = [];
 const receiver = createReceiver({ secret: SECRET }).on("message.delivered", (event) => {
-  const channel: Channel = event.data.channel;
+  const channel: "sms" | "email" | "push" = event.data.channel;
   handled.push(`${event.data.id}/${channel}`);
 });
 // @ts-expect-error the event types are the package's, not `any`: a misspelled type does not compile
