@@ -6,7 +6,7 @@
  */
 import { Child } from "../lib/children";
 import type { QueueSettings } from "../lib/options";
-import { rotate, type Summary, summarize } from "../lib/stats";
+import { type Pair, pairOf, rotate, type Summary, summarize } from "../lib/stats";
 import { type BatchingResult, measureBatching } from "./batched";
 import { type EndToEndRun, runEndToEnd } from "./end-to-end";
 import { type Backend, ENGINES } from "./engines";
@@ -18,14 +18,7 @@ export const QUEUE_TARGET = 1.1;
 export const BATCH_TARGETS: Record<string, number> = { bullmq: 1.5, "pg-boss": 2 };
 
 /** Instructions per request or job over windows, two sides, and their ratio. */
-export interface InstructionPair {
-  base: Summary;
-  ours: Summary;
-  /** Ours ÷ base of the quietest windows (the minima: no full collection in them): the target is judged on it. */
-  ratio: number;
-  /** Ours ÷ base of the medians, collections included. */
-  medianRatio: number;
-}
+export type InstructionPair = Pair;
 
 export interface EndToEndResult {
   workers: number;
@@ -53,16 +46,6 @@ export interface QueueResults {
 }
 
 type Log = (line: string) => void;
-
-function pair(base: readonly number[], ours: readonly number[]): InstructionPair {
-  const [baseCounts, oursCounts] = [summarize(base), summarize(ours)];
-  return {
-    base: baseCounts,
-    ours: oursCounts,
-    ratio: oursCounts.min / baseCounts.min,
-    medianRatio: oursCounts.median / baseCounts.median,
-  };
-}
 
 const ratios = ({ ratio, medianRatio }: InstructionPair) =>
   `${ratio.toFixed(3)} (minima), ${medianRatio.toFixed(3)} (medians)`;
@@ -100,10 +83,10 @@ export async function runQueueSuite(settings: QueueSettings, engineIds: readonly
       const backend = await engine.start();
       started = backend;
       const enqueue = await measureEnqueue(engine, backend, settings);
-      result.enqueue = pair(enqueue.windows.get("ideal") ?? [], enqueue.windows.get("adapter") ?? []);
+      result.enqueue = pairOf(enqueue.windows.get("ideal") ?? [], enqueue.windows.get("adapter") ?? []);
       log(`queue ${engine.id}: receiver instructions, adapter + enqueueTo ÷ ideal ${ratios(result.enqueue)}`);
       const workers = await measureWorkers(engine, backend, settings);
-      result.worker = pair(workers.windows.get("bare") ?? [], workers.windows.get("ours") ?? []);
+      result.worker = pairOf(workers.windows.get("bare") ?? [], workers.windows.get("ours") ?? []);
       log(`queue ${engine.id}: worker instructions, createWorker ÷ the engine's own ${ratios(result.worker)}`);
       const client = new Child("http/client.ts", {});
       try {
