@@ -29,13 +29,14 @@ let emulator: Emulator;
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  // Many quick retries: an outage of a second or two is watched without any event being abandoned.
+  // Quick retries, more of them than a test can wait through (1,000 × 150 ms): an outage lasts as long as the
+  // test holds it, however slow the machine, and no event is abandoned while it does.
   emulator = await startEmulator({
     webhookUrl: receiver.url,
     secret: SECRET,
     log: false,
     dashboard: true,
-    retry: { attempts: 40, baseDelayMs: 150, factor: 1 },
+    retry: { attempts: 1_000, baseDelayMs: 150, factor: 1 },
   });
   profile = await mkdtemp(join(tmpdir(), "tidings-chromium-"));
   browser = await chromium.launchPersistentContext(profile, {
