@@ -76,6 +76,8 @@ export interface OpenQueue<Target, Options, WorkerOptions> {
   addStray(id: string): Promise<void>;
   /** `--redis URL` or `--postgres URL`. */
   cliTarget: string[];
+  /** The package's `openQueueAdmin` on this queue. */
+  openAdmin(): Promise<QueueAdmin>;
   close(): Promise<void>;
 }
 
@@ -130,7 +132,7 @@ export function describeQueueSemantics<Target, Options extends CommonEnqueueOpti
       const { queue, receiver } = await open();
       expect((await receiver().receive(delivery("evt_1"))).status).toBe(200);
       expect((await queue.job(pkg.jobIdFor("event:evt_1")))?.data).toEqual({
-        event: JSON.stringify(JSON.parse(eventBody("evt_1"))),
+        event: JSON.parse(eventBody("evt_1")),
         type: "message.delivered",
         deliveryKey: "event:evt_1",
         timestamp: expect.any(Number),
@@ -387,6 +389,26 @@ export function describeQueueSemantics<Target, Options extends CommonEnqueueOpti
       }
       expect((await tidings(["queue", "failed", ...target])).stdout).toBe(`no failed jobs in ${queue.name}\n`);
       expect((await tidings(["queue", "retry", "--all", ...target])).stdout).toBe(`0 job(s) back in ${queue.name}\n`);
+    });
+
+    it("failed names each job's delivery key as the Receiver did, whether the job holds its event or its JSON text", async () => {
+      const { queue, receiver, worker, settled } = await open();
+      // A backslash the key keeps as it is, and a lone surrogate, which makes the job hold its event as JSON text.
+      const keys = ["event:evt_a\\nb", "event:evt_\uD800"];
+      for (const key of keys) {
+        expect((await receiver({ attempts: 1 }).receive(delivery(key.slice("event:".length)))).status).toBe(200);
+      }
+      expect(typeof (await queue.job(pkg.jobIdFor(keys[1] as string)))?.data.event).toBe("string");
+      worker().onAny(() => {
+        throw new Error("downstream API refused the call");
+      });
+      for (const key of keys) expect((await settled(pkg.jobIdFor(key))).state).toBe("failed");
+      const admin = await queue.openAdmin();
+      try {
+        expect((await admin.failed()).map(({ deliveryKey }) => deliveryKey).sort()).toEqual([...keys].sort());
+      } finally {
+        await admin.close();
+      }
     });
   });
 }

@@ -55,7 +55,7 @@ export async function listFailed(queue: InspectedQueue, limit = 100): Promise<Fa
   return jobs.map((job) => ({
     id: job.id ?? "",
     type: job.name,
-    deliveryKey: readableJobText(String(job.data?.deliveryKey ?? "")),
+    deliveryKey: readableJobText(String(job.data?.deliveryKey ?? ""), typeof job.data?.event === "string"),
     attempts: job.attemptsMade,
     error: job.failedReason,
     ...(job.finishedOn ? { failedAt: new Date(job.finishedOn) } : {}),

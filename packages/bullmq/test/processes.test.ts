@@ -33,7 +33,7 @@ describeHandOff({
   },
   async runningEventIds(name) {
     const jobs = await withQueue(name, (queue) => queue.getActive());
-    return jobs.map((job) => JSON.parse((job.data as QueuedDelivery).event).id as string);
+    return jobs.map((job) => ((job.data as QueuedDelivery).event as { id: string }).id);
   },
   stopServer: () => redis.stop(),
   startServer: () => redis.start(),

@@ -57,6 +57,7 @@ describeQueueSemantics<EnqueueTarget, EnqueueOptions, CreateWorkerOptions>({
         await queue.add("message.sent", { hello: "world" }, { jobId: id, attempts: 1 });
       },
       cliTarget: ["--redis", `redis://127.0.0.1:${redis.port}`],
+      openAdmin: () => bullmq.openQueueAdmin({ redis: `redis://127.0.0.1:${redis.port}`, queue: queue.name }),
       close: () => queue.close(),
     };
   },

@@ -43,6 +43,8 @@ interface FailedRow {
   id: string;
   type: string | null;
   delivery_key: string | null;
+  /** Whether the job holds its event as JSON text, and so its strings as job text. */
+  escaped: boolean | null;
   retry_count: number;
   error: string | null;
   completed_on: Date | null;
@@ -73,15 +75,16 @@ function jobTable({ schema = "pgboss" }: { schema?: string }): string {
 export async function listFailed(target: InspectedQueue, limit = 100): Promise<FailedDelivery[]> {
   const { boss, queue } = target;
   const { rows } = await boss.getDb().executeSql(
-    `SELECT id, data->>'type' AS type, data->>'deliveryKey' AS delivery_key, retry_count,
+    `SELECT id, data->>'type' AS type, data->>'deliveryKey' AS delivery_key,
+            jsonb_typeof(data->'event') = 'string' AS escaped, retry_count,
             COALESCE(output->>'message', output::text) AS error, completed_on
        FROM ${jobTable(target)} WHERE name = $1 AND state = 'failed' ORDER BY completed_on LIMIT $2`,
     [queue, limit],
   );
   return (rows as FailedRow[]).map((row) => ({
     id: row.id,
-    type: readableJobText(row.type ?? ""),
-    deliveryKey: readableJobText(row.delivery_key ?? ""),
+    type: readableJobText(row.type ?? "", row.escaped === true),
+    deliveryKey: readableJobText(row.delivery_key ?? "", row.escaped === true),
     attempts: row.retry_count + 1,
     error: row.error ?? "",
     ...(row.completed_on ? { failedAt: row.completed_on } : {}),

@@ -64,6 +64,7 @@ describeQueueSemantics<EnqueueTarget, EnqueueOptions, CreateWorkerOptions>({
         await boss.send(name, { hello: "world" }, { id, retryLimit: 0 });
       },
       cliTarget: ["--postgres", postgres.url],
+      openAdmin: () => pgBoss.openQueueAdmin({ postgres: postgres.url, queue: name }),
       close: async () => {},
     };
   },

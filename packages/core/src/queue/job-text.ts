@@ -65,18 +65,58 @@ export function isWellFormedText(text: string): boolean {
 }
 
 /**
- * For display: {@link fromJobText}, or the stored string as it is when it is not job text (an older job's).
+ * Whether every engine stores the string as it is: PostgreSQL's `jsonb` refuses NUL and lone surrogates.
+ *
+ * @example
+ * ```ts
+ * isStorableText("caf\u00e9 \uD83D\uDE00"); // true
+ * isStorableText("a\u0000b"); // false
+ * isStorableText("\uD83D"); // false
+ * ```
+ */
+export function isStorableText(text: string): boolean {
+  return text.isWellFormed() && !text.includes("\0");
+}
+
+/**
+ * Whether every string in a JSON value, keys included, is {@link isStorableText}. A value with a `toJSON` is not
+ * looked into (its JSON may hold anything), so it counts as not storable.
+ *
+ * @example
+ * ```ts
+ * holdsOnlyStorableText({ id: "evt_1", data: { tags: ["a", "b"] } }); // true
+ * holdsOnlyStorableText({ data: { "\uDC00": 1 } }); // false: a lone surrogate in a key
+ * ```
+ */
+export function holdsOnlyStorableText(value: unknown): boolean {
+  if (typeof value === "string") return isStorableText(value);
+  if (typeof value !== "object" || value === null) return true;
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return false;
+  if (Array.isArray(value)) return value.every(holdsOnlyStorableText);
+  for (const key in value) {
+    if (!isStorableText(key) || !holdsOnlyStorableText((value as Record<string, unknown>)[key])) return false;
+  }
+  return true;
+}
+
+/**
+ * For display, a string of a job's data: {@link fromJobText} of it when the job holds its event as text (so its strings
+ * are job text), else the string as stored. Never throws: a string that is not job text after all is shown as stored.
  *
  * @example
  * ```ts
  * import { readableJobText } from "@tidings/core/dispatch";
  *
  * // For a list of failed jobs: the delivery key as logs showed it.
- * readableJobText("event:say \\\"hi\\\""); // 'event:say "hi"'
- * readableJobText("event:\\"); // "event:\\": not job text, shown as stored
+ * export const keyOf = (data: { event: unknown; deliveryKey: string }) =>
+ *   readableJobText(data.deliveryKey, typeof data.event === "string");
+ *
+ * keyOf({ event: "{}", deliveryKey: "event:say \\\"hi\\\"" }); // 'event:say "hi"'
+ * keyOf({ event: {}, deliveryKey: "event:a\\nb" }); // "event:a\\nb": held as it is
  * ```
  */
-export function readableJobText(stored: string): string {
+export function readableJobText(stored: string, escaped: boolean): string {
+  if (!escaped) return stored;
   try {
     return fromJobText(stored);
   } catch {

@@ -1,13 +1,14 @@
 import { requireNodeCrypto } from "../crypto/node-crypto";
 import type { DeliveryEvent } from "../event";
 import type { DeliveryContext, DeliveryInfo } from "../receiver/handlers";
-import { fromJobText, toJobText } from "./job-text";
+import { fromJobText, holdsOnlyStorableText, isStorableText, toJobText } from "./job-text";
 import { type JobTraceContext, readJobTrace } from "./job-trace";
 
 /**
- * What a queue job holds: the verified event and what the Receiver learnt about it, never the headers. Text the sender
- * chose is held so that every engine stores any event the Receiver accepts (`toJobText`): the event as its JSON text,
- * its type, delivery key and endpoint label escaped as inside a JSON string (unchanged for ordinary text).
+ * What a queue job holds: the verified event and what the Receiver learnt about it, never the headers. The event is
+ * held as it is, unless its text, type, delivery key or endpoint label holds what an engine cannot store as it is
+ * (NUL or a lone surrogate, which PostgreSQL's `jsonb` refuses): then the event is held as its JSON text and the three
+ * strings escaped as inside a JSON string (`toJobText`), so every engine stores any event the Receiver accepts.
  *
  * @example
  * ```ts
@@ -24,15 +25,15 @@ import { type JobTraceContext, readJobTrace } from "./job-trace";
  * ```
  */
 export interface QueuedDelivery {
-  /** The verified (and, with a schema, validated) event, as JSON text. */
-  event: string;
-  /** `toJobText` of the event type. */
+  /** The verified (and, with a schema, validated) event; its JSON text when it holds NUL or a lone surrogate. */
+  event: object | string;
+  /** The event type; `toJobText` of it when `event` is text. */
   type: string;
-  /** `toJobText` of the delivery key. */
+  /** The delivery key; `toJobText` of it when `event` is text. */
   deliveryKey: string;
   timestamp: number;
   secretIndex: number;
-  /** `toJobText` of the endpoint label, if the secret resolver gave one. */
+  /** The endpoint label, if the secret resolver gave one; `toJobText` of it when `event` is text. */
   endpoint?: string;
   /** SHA-256 of the verified body bytes, lowercase hex: proof of what was signed without keeping it. */
   verifiedBodySha256: string;
@@ -131,15 +132,21 @@ export interface ReadJob {
 export function toQueuedDelivery(event: object, context: DeliveryContext, keepVerifiedBody: boolean): QueuedDelivery {
   const crypto = requireNodeCrypto("enqueueTo");
   const { type, deliveryKey, timestamp, secretIndex, endpoint, verifiedBody } = context;
+  const storable =
+    isStorableText(type) &&
+    isStorableText(deliveryKey) &&
+    (endpoint === undefined || isStorableText(endpoint)) &&
+    holdsOnlyStorableText(event);
+  const text = storable ? (as: string) => as : toJobText;
   const queued: QueuedDelivery = {
-    event: JSON.stringify(event),
-    type: toJobText(type),
-    deliveryKey: toJobText(deliveryKey),
+    event: storable ? event : JSON.stringify(event),
+    type: text(type),
+    deliveryKey: text(deliveryKey),
     timestamp,
     secretIndex,
     verifiedBodySha256: crypto.createHash("sha256").update(verifiedBody).digest("hex"),
   };
-  if (endpoint !== undefined) queued.endpoint = toJobText(endpoint);
+  if (endpoint !== undefined) queued.endpoint = text(endpoint);
   if (keepVerifiedBody) queued.verifiedBody = Buffer.from(verifiedBody).toString("base64");
   return queued;
 }
@@ -148,7 +155,6 @@ const isString = (value: unknown) => typeof value === "string";
 
 /**
  * Checks what a job holds before any handler sees it: a job written by something else fails with a clear message.
- * Reads jobs enqueued before the event was held as JSON text too (the event an object, the strings as they were).
  *
  * @example
  * ```ts
