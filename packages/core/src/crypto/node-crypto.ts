@@ -59,7 +59,17 @@ export function matchWithNodeCrypto(
   content: SignedContent,
   secrets: readonly string[],
 ): SignatureMatch | undefined {
-  if (content.matchers) return content.matchers.node(crypto, content, secrets);
+  return content.matchers
+    ? content.matchers.node(crypto, content, secrets)
+    : matchHmacWithNodeCrypto(crypto, content, secrets);
+}
+
+/** The HMAC-SHA256 of the content under each secret, against each of its signatures; the content's matchers unused. */
+export function matchHmacWithNodeCrypto(
+  crypto: NodeCrypto,
+  content: SignedContent,
+  secrets: readonly string[],
+): SignatureMatch | undefined {
   const encoding = content.encoding ?? "hex";
   const candidates = content.signatures.map((text) => Buffer.from(text, encoding));
   for (let secretIndex = 0; secretIndex < secrets.length; secretIndex++) {

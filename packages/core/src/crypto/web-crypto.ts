@@ -31,11 +31,18 @@ export function signedBytes(prefix: string, payload: Uint8Array): Uint8Array<Arr
   return bytes;
 }
 
-export async function matchWithWebCrypto(
+export function matchWithWebCrypto(
   content: SignedContent,
   secrets: readonly string[],
 ): Promise<SignatureMatch | undefined> {
-  if (content.matchers) return content.matchers.web(content, secrets);
+  return content.matchers ? content.matchers.web(content, secrets) : matchHmacWithWebCrypto(content, secrets);
+}
+
+/** The HMAC-SHA256 of the content under each secret, against each of its signatures; the content's matchers unused. */
+export async function matchHmacWithWebCrypto(
+  content: SignedContent,
+  secrets: readonly string[],
+): Promise<SignatureMatch | undefined> {
   const candidates = content.signatures.map(content.encoding ? base64ToBytes : hexToBytes);
   const data = signedBytes(content.prefix, content.payload);
   for (let secretIndex = 0; secretIndex < secrets.length; secretIndex++) {

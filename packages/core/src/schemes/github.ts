@@ -1,6 +1,7 @@
 import type { EventMap } from "../receiver/events";
+import { isHexSha256 } from "../verification/formats";
 import { defineScheme } from "./define";
-import { HEX_SHA256, noSignature, optionalHeader, requiredHeader } from "./headers";
+import { noSignature, optionalHeader, requiredHeader } from "./headers";
 import { nonEmptyString } from "./payload-fields";
 import type { Scheme } from "./scheme";
 import { hmac, signingBytes } from "./sign-helpers";
@@ -18,9 +19,9 @@ export const GITHUB: Scheme = /* @__PURE__ */ defineScheme({
   name: "github",
   signatureHeader: HEADER,
   read(payload, headers, secrets, toleranceSeconds) {
-    const value = requiredHeader(headers, HEADER, DISPLAY).trim();
+    const value = requiredHeader(headers, HEADER, DISPLAY);
     const hex = value.startsWith("sha256=") ? value.slice(7) : "";
-    if (!HEX_SHA256.test(hex)) throw noSignature(DISPLAY, "sha256=<64 lowercase hex>");
+    if (!isHexSha256(hex)) throw noSignature(DISPLAY, "sha256=<64 lowercase hex>");
     const content = { prefix: "", payload, signatures: [hex], label: "sha256" };
     return { content, secrets, timestamp: undefined, toleranceSeconds };
   },

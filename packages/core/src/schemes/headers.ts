@@ -1,10 +1,7 @@
 import { WebhookVerificationError } from "../errors";
 import { type HeaderSource, headerValue } from "../http/headers";
 import { MAX_SIGNATURE_HEADER_LENGTH } from "../verification/constants";
-
-export const TIMESTAMP = /^[0-9]{1,15}$/;
-export const HEX_SHA256 = /^[0-9a-f]{64}$/;
-export const BASE64_SHA256 = /^[A-Za-z0-9+/]{43}=$/;
+import { isTimestampText } from "../verification/formats";
 
 export function malformed(header: string, rule: string): WebhookVerificationError {
   return new WebhookVerificationError("malformed_header", `Malformed ${header} header: ${rule}.`);
@@ -15,24 +12,27 @@ export function noSignature(header: string, what: string): WebhookVerificationEr
 }
 
 /**
- * A header the scheme needs: `missing_header` when absent or blank, `malformed_header` past 8 KiB (before any other
- * work). `name` is lower-case; `display` is how the sender spells it, for the message.
+ * A header the scheme needs, trimmed: `missing_header` when absent or blank, `malformed_header` past 8 KiB (before any
+ * other work). `name` is lower-case; `display` is how the sender spells it, for the message.
  */
 export function requiredHeader(headers: HeaderSource, name: string, display: string): string {
-  const value = headerValue(headers, name);
-  if (value === undefined || value.trim() === "") {
-    throw new WebhookVerificationError("missing_header", `No ${display} header.`);
-  }
-  if (value.length > MAX_SIGNATURE_HEADER_LENGTH) {
+  return requiredValue(headerValue(headers, name), display);
+}
+
+/** A header's value, trimmed: it must be there, not blank, and not over the length any signature header may have. */
+export function requiredValue(value: string | undefined, display: string): string {
+  const text = value?.trim();
+  if (!text) throw new WebhookVerificationError("missing_header", `No ${display} header.`);
+  if ((value as string).length > MAX_SIGNATURE_HEADER_LENGTH) {
     throw malformed(display, `it is longer than ${MAX_SIGNATURE_HEADER_LENGTH} characters`);
   }
-  return value;
+  return text;
 }
 
 /** A Unix-seconds header (1 to 15 digits), as its text: the digits the sender signed. */
 export function timestampHeader(headers: HeaderSource, name: string, display: string): string {
-  const text = requiredHeader(headers, name, display).trim();
-  if (!TIMESTAMP.test(text)) throw malformed(display, "not 1 to 15 digits");
+  const text = requiredHeader(headers, name, display);
+  if (!isTimestampText(text)) throw malformed(display, "not 1 to 15 digits");
   return text;
 }
 

@@ -1,6 +1,7 @@
 import type { EventMap } from "../receiver/events";
+import { isBase64Sha256 } from "../verification/formats";
 import { defineScheme } from "./define";
-import { BASE64_SHA256, noSignature, optionalHeader, requiredHeader } from "./headers";
+import { noSignature, optionalHeader, requiredHeader } from "./headers";
 import type { Scheme } from "./scheme";
 import { hmac, signingBytes } from "./sign-helpers";
 
@@ -16,8 +17,8 @@ export const SHOPIFY: Scheme = /* @__PURE__ */ defineScheme({
   name: "shopify",
   signatureHeader: HEADER,
   read(payload, headers, secrets, toleranceSeconds) {
-    const value = requiredHeader(headers, HEADER, DISPLAY).trim();
-    if (!BASE64_SHA256.test(value)) throw noSignature(DISPLAY, "base64 HMAC-SHA256");
+    const value = requiredHeader(headers, HEADER, DISPLAY);
+    if (!isBase64Sha256(value)) throw noSignature(DISPLAY, "base64 HMAC-SHA256");
     const content = { prefix: "", payload, signatures: [value], encoding: "base64" as const, label: DISPLAY };
     return { content, secrets, timestamp: undefined, toleranceSeconds };
   },

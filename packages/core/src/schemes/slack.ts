@@ -1,8 +1,9 @@
 import type { DeliveryEvent } from "../event";
 import type { ReceiveResult } from "../http/result";
 import type { EventMap } from "../receiver/events";
+import { isHexSha256 } from "../verification/formats";
 import { defineScheme } from "./define";
-import { HEX_SHA256, noSignature, requiredHeader, timestampHeader } from "./headers";
+import { noSignature, requiredHeader, timestampHeader } from "./headers";
 import { nonEmptyString } from "./payload-fields";
 import type { Scheme } from "./scheme";
 import { hmac, signingBytes, signingTime } from "./sign-helpers";
@@ -29,10 +30,10 @@ export const SLACK: Scheme = /* @__PURE__ */ defineScheme({
   name: "slack",
   signatureHeader: HEADER,
   read(payload, headers, secrets, toleranceSeconds) {
-    const value = requiredHeader(headers, HEADER, DISPLAY).trim();
+    const value = requiredHeader(headers, HEADER, DISPLAY);
     const timestampText = timestampHeader(headers, "x-slack-request-timestamp", "X-Slack-Request-Timestamp");
     const hex = value.startsWith("v0=") ? value.slice(3) : "";
-    if (!HEX_SHA256.test(hex)) throw noSignature(DISPLAY, "v0=<64 lowercase hex>");
+    if (!isHexSha256(hex)) throw noSignature(DISPLAY, "v0=<64 lowercase hex>");
     const content = { prefix: `v0:${timestampText}:`, payload, signatures: [hex], label: "v0" };
     return { content, secrets, timestamp: Number(timestampText), toleranceSeconds };
   },

@@ -1,18 +1,18 @@
 import { base64ToBytes } from "../crypto/base64";
-import { matchWithNodeCrypto } from "../crypto/node-crypto";
+import { matchHmacWithNodeCrypto } from "../crypto/node-crypto";
 import type { Matchers, SecretFormat, SignatureMatch, SignedContent } from "../crypto/signed-content";
-import { matchWithWebCrypto } from "../crypto/web-crypto";
+import { matchHmacWithWebCrypto } from "../crypto/web-crypto";
 import { type HeaderSource, headerValue } from "../http/headers";
 import type { EventMap } from "../receiver/events";
+import { isBase64Ed25519, isBase64Sha256, isTimestampText } from "../verification/formats";
 import { defineScheme } from "./define";
 import { ed25519MatchNode, ed25519MatchWeb, ed25519Sign } from "./ed25519";
-import { BASE64_SHA256, malformed, noSignature, requiredHeader, TIMESTAMP } from "./headers";
+import { malformed, noSignature, requiredValue } from "./headers";
 import { payloadType } from "./payload-fields";
 import type { Scheme } from "./scheme";
 import { hmac, signingBytes, signingTime } from "./sign-helpers";
 
 const MAX_SIGNATURES = 32;
-const ED25519_SIGNATURE = /^[A-Za-z0-9+/]{86}==$/;
 
 /**
  * `whsec_<base64>`: the HMAC key is the base64-decoded part after the prefix (the prefix is optional, as in the
@@ -49,29 +49,29 @@ const isPublicKey = (secret: string) => secret.startsWith("whpk_");
  */
 const STANDARD_MATCHERS: Matchers = {
   node(crypto, content, secrets) {
+    if (!secrets.some(isPublicKey)) return matchHmacWithNodeCrypto(crypto, content, secrets);
     const { ed25519 } = content as StandardContent;
-    const hmacContent = { ...content, matchers: undefined };
     for (let secretIndex = 0; secretIndex < secrets.length; secretIndex++) {
       const secret = secrets[secretIndex] as string;
       const signature = isPublicKey(secret)
         ? ed25519.length > 0
           ? ed25519MatchNode(crypto, content, secret, ed25519)
           : undefined
-        : matchWithNodeCrypto(crypto, hmacContent, [secret])?.signature;
+        : matchHmacWithNodeCrypto(crypto, content, [secret])?.signature;
       if (signature !== undefined) return { secretIndex, signature };
     }
     return undefined;
   },
   async web(content, secrets): Promise<SignatureMatch | undefined> {
+    if (!secrets.some(isPublicKey)) return matchHmacWithWebCrypto(content, secrets);
     const { ed25519 } = content as StandardContent;
-    const hmacContent = { ...content, matchers: undefined };
     for (let secretIndex = 0; secretIndex < secrets.length; secretIndex++) {
       const secret = secrets[secretIndex] as string;
       const signature = isPublicKey(secret)
         ? ed25519.length > 0
           ? await ed25519MatchWeb(content, secret, ed25519)
           : undefined
-        : (await matchWithWebCrypto(hmacContent, [secret]))?.signature;
+        : (await matchHmacWithWebCrypto(content, [secret]))?.signature;
       if (signature !== undefined) return { secretIndex, signature };
     }
     return undefined;
@@ -87,20 +87,24 @@ interface Names {
 function standardScheme(name: string, names: Names, fallback: Names | undefined): Scheme {
   const pick = (headers: HeaderSource, field: keyof Names) =>
     fallback && headerValue(headers, names[field]) === undefined ? fallback[field] : names[field];
+  /** The field's header, by the scheme's name or else (Svix) the Standard Webhooks one, as Svix's library reads it. */
   const header = (headers: HeaderSource, field: keyof Names) => {
-    const lower = pick(headers, field);
-    return requiredHeader(headers, lower, lower);
+    let name = names[field];
+    let value = headerValue(headers, name);
+    if (value === undefined && fallback) {
+      name = fallback[field];
+      value = headerValue(headers, name);
+    }
+    return { name, value: requiredValue(value, name) };
   };
   return defineScheme({
     name,
     signatureHeader: names.signature,
     read(payload, headers, secrets, toleranceSeconds) {
-      const signatureHeader = pick(headers, "signature");
-      const list = header(headers, "signature");
-      const id = header(headers, "id");
-      const timestampHeader = pick(headers, "timestamp");
-      const timestampText = header(headers, "timestamp").trim();
-      if (!TIMESTAMP.test(timestampText)) throw malformed(timestampHeader, "not 1 to 15 digits");
+      const { name: signatureHeader, value: list } = header(headers, "signature");
+      const id = header(headers, "id").value;
+      const { name: timestampHeader, value: timestampText } = header(headers, "timestamp");
+      if (!isTimestampText(timestampText)) throw malformed(timestampHeader, "not 1 to 15 digits");
       const entries = list.split(" ");
       if (entries.length > MAX_SIGNATURES) throw malformed(signatureHeader, `more than ${MAX_SIGNATURES} signatures`);
       const signatures: string[] = [];
@@ -109,8 +113,8 @@ function standardScheme(name: string, names: Names, fallback: Names | undefined)
         const comma = entry.indexOf(",");
         const version = entry.slice(0, comma);
         const value = entry.slice(comma + 1);
-        if (version === "v1" && BASE64_SHA256.test(value)) signatures.push(value);
-        else if (version === "v1a" && ED25519_SIGNATURE.test(value)) ed25519.push(value);
+        if (version === "v1" && isBase64Sha256(value)) signatures.push(value);
+        else if (version === "v1a" && isBase64Ed25519(value)) ed25519.push(value);
         // Other versions, and malformed values, never match: skipped, as the reference library does.
       }
       if (signatures.length === 0 && ed25519.length === 0) {
