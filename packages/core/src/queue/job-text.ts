@@ -61,7 +61,7 @@ export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\u
  * ```
  */
 export function isWellFormedText(text: string): boolean {
-  return !LONE_SURROGATE.test(text);
+  return text.isWellFormed();
 }
 
 /**
@@ -75,7 +75,7 @@ export function isWellFormedText(text: string): boolean {
  * ```
  */
 export function isStorableText(text: string): boolean {
-  return text.isWellFormed() && !text.includes("\0");
+  return isWellFormedText(text) && !text.includes("\0");
 }
 
 /**
