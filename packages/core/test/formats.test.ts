@@ -9,17 +9,19 @@ const RULES = [
   {
     name: "isBase64Sha256",
     holds: isBase64Sha256,
-    rule: /^[A-Za-z0-9+/]{43}=$/,
+    rule: /^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=$/,
     alphabet: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
     lengths: [43],
+    last: "AEIMQUYcgkosw048",
     pad: "=",
   },
   {
     name: "isBase64Ed25519",
     holds: isBase64Ed25519,
-    rule: /^[A-Za-z0-9+/]{86}==$/,
+    rule: /^[A-Za-z0-9+/]{85}[AQgw]==$/,
     alphabet: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
     lengths: [86],
+    last: "AQgw",
     pad: "==",
   },
 ];
@@ -47,12 +49,39 @@ describe.each(RULES)("$name", (format) => {
 
   it("takes the rule's own examples at each edge of its length", () => {
     for (const length of format.lengths) {
-      const valid = format.alphabet.repeat(100).slice(0, length) + (format.pad ?? "");
+      const chars = format.alphabet.repeat(100).slice(0, length);
+      const valid = chars.slice(0, -1) + (format.last?.[0] ?? chars.slice(-1)) + (format.pad ?? "");
       expect([format.holds(valid), format.holds(`${valid}\n`), format.holds(valid.slice(1))]).toEqual([
         true,
         false,
         format.rule.test(valid.slice(1)),
       ]);
     }
+  });
+});
+
+const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+describe.each([
+  { name: "isBase64Sha256", holds: isBase64Sha256, bytes: 32, unusedBits: 2 },
+  { name: "isBase64Ed25519", holds: isBase64Ed25519, bytes: 64, unusedBits: 4 },
+])("$name", ({ holds, bytes, unusedBits }) => {
+  it("holds for the bytes as an encoder writes them, and for none of their other spellings", () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: bytes, maxLength: bytes }),
+        fc.integer({ min: 1, max: 2 ** unusedBits - 1 }),
+        (signature, bits) => {
+          const text = Buffer.from(signature).toString("base64");
+          const last = text.length - unusedBits / 2 - 1;
+          const other =
+            text.slice(0, last) + BASE64[BASE64.indexOf(text[last] as string) + bits] + text.slice(last + 1);
+          // A decoder reads the other spelling as the same bytes: only the rule tells them apart.
+          expect(Buffer.from(other, "base64")).toEqual(Buffer.from(signature));
+          expect([holds(text), holds(other)]).toEqual([true, false]);
+        },
+      ),
+      { numRuns: 2_000 },
+    );
   });
 });

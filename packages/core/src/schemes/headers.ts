@@ -19,9 +19,16 @@ export function requiredHeader(headers: HeaderSource, name: string, display: str
   return requiredValue(headerValue(headers, name), display);
 }
 
+/** Printable ASCII other than the space: never trimmed. */
+const isVisibleAscii = (code: number) => code > 32 && code < 127;
+
 /** A header's value, trimmed: it must be there, not blank, and not over the length any signature header may have. */
 export function requiredValue(value: string | undefined, display: string): string {
-  const text = value?.trim();
+  // Senders write no padding: `trim` (a third of a header's cost to us) runs only when an end might need it.
+  const text =
+    value && isVisibleAscii(value.charCodeAt(0)) && isVisibleAscii(value.charCodeAt(value.length - 1))
+      ? value
+      : value?.trim();
   if (!text) throw new WebhookVerificationError("missing_header", `No ${display} header.`);
   if ((value as string).length > MAX_SIGNATURE_HEADER_LENGTH) {
     throw malformed(display, `it is longer than ${MAX_SIGNATURE_HEADER_LENGTH} characters`);
@@ -29,11 +36,10 @@ export function requiredValue(value: string | undefined, display: string): strin
   return text;
 }
 
-/** A Unix-seconds header (1 to 15 digits), as its text: the digits the sender signed. */
-export function timestampHeader(headers: HeaderSource, name: string, display: string): string {
-  const text = requiredHeader(headers, name, display);
+/** The seconds a timestamp header's text (1 to 15 digits) says; malformed otherwise. */
+export function timestampOf(text: string, display: string): number {
   if (!isTimestampText(text)) throw malformed(display, "not 1 to 15 digits");
-  return text;
+  return Number(text);
 }
 
 /** An optional header's value, trimmed; undefined when absent or blank. */

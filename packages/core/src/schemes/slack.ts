@@ -3,13 +3,14 @@ import type { ReceiveResult } from "../http/result";
 import type { EventMap } from "../receiver/events";
 import { isHexSha256 } from "../verification/formats";
 import { defineScheme } from "./define";
-import { noSignature, requiredHeader, timestampHeader } from "./headers";
+import { noSignature, requiredHeader, timestampOf } from "./headers";
 import { nonEmptyString } from "./payload-fields";
 import type { Scheme } from "./scheme";
 import { hmac, signingBytes, signingTime } from "./sign-helpers";
 
 const HEADER = "x-slack-signature";
 const DISPLAY = "X-Slack-Signature";
+const TIMESTAMP_DISPLAY = "X-Slack-Request-Timestamp";
 
 /** The Events API's inner event type for `event_callback`s (`app_mention`), else the payload's `type`. */
 function slackType(event: DeliveryEvent): string | undefined {
@@ -31,11 +32,12 @@ export const SLACK: Scheme = /* @__PURE__ */ defineScheme({
   signatureHeader: HEADER,
   read(payload, headers, secrets, toleranceSeconds) {
     const value = requiredHeader(headers, HEADER, DISPLAY);
-    const timestampText = timestampHeader(headers, "x-slack-request-timestamp", "X-Slack-Request-Timestamp");
+    const timestampText = requiredHeader(headers, "x-slack-request-timestamp", TIMESTAMP_DISPLAY);
+    const timestamp = timestampOf(timestampText, TIMESTAMP_DISPLAY);
     const hex = value.startsWith("v0=") ? value.slice(3) : "";
     if (!isHexSha256(hex)) throw noSignature(DISPLAY, "v0=<64 lowercase hex>");
     const content = { prefix: `v0:${timestampText}:`, payload, signatures: [hex], label: "v0" };
-    return { content, secrets, timestamp: Number(timestampText), toleranceSeconds };
+    return { content, secrets, timestamp, toleranceSeconds };
   },
   typeOf: slackType,
   idOf: (event) => nonEmptyString(event.event_id),

@@ -4,10 +4,10 @@ import type { Matchers, SecretFormat, SignatureMatch, SignedContent } from "../c
 import { matchHmacWithWebCrypto } from "../crypto/web-crypto";
 import { type HeaderSource, headerValue } from "../http/headers";
 import type { EventMap } from "../receiver/events";
-import { isBase64Ed25519, isBase64Sha256, isTimestampText } from "../verification/formats";
+import { isBase64Ed25519, isBase64Sha256 } from "../verification/formats";
 import { defineScheme } from "./define";
 import { ed25519MatchNode, ed25519MatchWeb, ed25519Sign } from "./ed25519";
-import { malformed, noSignature, requiredValue } from "./headers";
+import { malformed, noSignature, requiredValue, timestampOf } from "./headers";
 import { payloadType } from "./payload-fields";
 import type { Scheme } from "./scheme";
 import { hmac, signingBytes, signingTime } from "./sign-helpers";
@@ -87,38 +87,40 @@ interface Names {
 function standardScheme(name: string, names: Names, fallback: Names | undefined): Scheme {
   const pick = (headers: HeaderSource, field: keyof Names) =>
     fallback && headerValue(headers, names[field]) === undefined ? fallback[field] : names[field];
-  /** The field's header, by the scheme's name or else (Svix) the Standard Webhooks one, as Svix's library reads it. */
-  const header = (headers: HeaderSource, field: keyof Names) => {
-    let name = names[field];
-    let value = headerValue(headers, name);
-    if (value === undefined && fallback) {
-      name = fallback[field];
-      value = headerValue(headers, name);
-    }
-    return { name, value: requiredValue(value, name) };
+  /** The field's value, from the scheme's header or else (Svix) the Standard Webhooks one, as Svix's library reads it. */
+  const fieldValue = (headers: HeaderSource, field: keyof Names) => {
+    const value = headerValue(headers, names[field]);
+    return value === undefined && fallback ? headerValue(headers, fallback[field]) : value;
   };
+  /** How messages name a field's header: "svix-id (or webhook-id)" where there is a fallback. */
+  const display = (field: keyof Names) => (fallback ? `${names[field]} (or ${fallback[field]})` : names[field]);
+  const shown: Names = { id: display("id"), timestamp: display("timestamp"), signature: display("signature") };
   return defineScheme({
     name,
     signatureHeader: names.signature,
     read(payload, headers, secrets, toleranceSeconds) {
-      const { name: signatureHeader, value: list } = header(headers, "signature");
-      const id = header(headers, "id").value;
-      const { name: timestampHeader, value: timestampText } = header(headers, "timestamp");
-      if (!isTimestampText(timestampText)) throw malformed(timestampHeader, "not 1 to 15 digits");
-      const entries = list.split(" ");
-      if (entries.length > MAX_SIGNATURES) throw malformed(signatureHeader, `more than ${MAX_SIGNATURES} signatures`);
+      const list = requiredValue(fieldValue(headers, "signature"), shown.signature);
+      const id = requiredValue(fieldValue(headers, "id"), shown.id);
+      const timestampText = requiredValue(fieldValue(headers, "timestamp"), shown.timestamp);
+      const timestamp = timestampOf(timestampText, shown.timestamp);
+      // One signature is the common case: no array of entries for it.
+      const entries = list.includes(" ") ? list.split(" ") : [list];
+      if (entries.length > MAX_SIGNATURES) throw malformed(shown.signature, `more than ${MAX_SIGNATURES} signatures`);
       const signatures: string[] = [];
       const ed25519: string[] = [];
-      for (const entry of entries) {
-        const comma = entry.indexOf(",");
-        const version = entry.slice(0, comma);
-        const value = entry.slice(comma + 1);
-        if (version === "v1" && isBase64Sha256(value)) signatures.push(value);
-        else if (version === "v1a" && isBase64Ed25519(value)) ed25519.push(value);
+      for (let i = 0; i < entries.length; i++) {
+        const entry = entries[i] as string;
+        if (entry.startsWith("v1,")) {
+          const value = entry.slice(3);
+          if (isBase64Sha256(value)) signatures.push(value);
+        } else if (entry.startsWith("v1a,")) {
+          const value = entry.slice(4);
+          if (isBase64Ed25519(value)) ed25519.push(value);
+        }
         // Other versions, and malformed values, never match: skipped, as the reference library does.
       }
       if (signatures.length === 0 && ed25519.length === 0) {
-        throw noSignature(signatureHeader, "v1 (HMAC-SHA256, base64) or v1a (ed25519) signature");
+        throw noSignature(shown.signature, "v1 (HMAC-SHA256, base64) or v1a (ed25519) signature");
       }
       const content: StandardContent = {
         prefix: `${id}.${timestampText}.`,
@@ -130,7 +132,7 @@ function standardScheme(name: string, names: Names, fallback: Names | undefined)
         matchers: STANDARD_MATCHERS,
         ed25519,
       };
-      return { content, secrets, timestamp: Number(timestampText), toleranceSeconds };
+      return { content, secrets, timestamp, toleranceSeconds };
     },
     typeOf: payloadType,
     idOf: (_event, _body, headers) => headerValue(headers, pick(headers, "id")),

@@ -76,6 +76,25 @@ describe("a Receiver with a scheme", () => {
     expect(seen.map((context) => context.deliveryKey)).toEqual(["event:b54557e4-bdd9-4b37-8a5f-bf7d70bcd043"]);
   });
 
+  it("handles a Shopify delivery with no X-Shopify-Webhook-Id once, however its base64 signature is respelled", async () => {
+    let runs = 0;
+    const receiver = createReceiver({ scheme: shopify(), secret: "shpss_x", logger: quietLogger }).onAny(() => {
+      runs++;
+    });
+    const order = delivery(shopify(), "shpss_x", { id: 1 }, { "x-shopify-topic": "orders/create" });
+    const signature = order.headers["x-shopify-hmac-sha256"] as string;
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    // The last character's two unused bits set: a decoder reads the same 32 bytes.
+    const respelled = `${signature.slice(0, 42)}${alphabet[alphabet.indexOf(signature[42] as string) + 1]}=`;
+    expect((await receiver.receive(order)).status).toBe(200);
+    const replay = await receiver.receive({
+      ...order,
+      headers: { ...order.headers, "x-shopify-hmac-sha256": respelled },
+    });
+    expect([replay.status, bodyOf(replay).error?.code]).toEqual([400, "no_supported_signature"]);
+    expect(runs).toBe(1);
+  });
+
   it("answers Slack's url_verification with its challenge, and runs no handler for it", async () => {
     let runs = 0;
     const receiver = createReceiver({ scheme: slack(), secret: "slack-signing-secret", logger: quietLogger }).onAny(
