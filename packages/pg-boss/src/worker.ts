@@ -1,10 +1,13 @@
 import type { EventMap, MessageEvents } from "@tidings/core";
 import { QueueWorker, type QueueWorkerOptions } from "@tidings/core/dispatch";
-import type { Job, JobResult, PgBoss, WorkOptions } from "pg-boss";
+import type { JobResult, JobWithMetadata, PgBoss, SendOptions, WorkOptions } from "pg-boss";
 import { QUEUE_DEFAULTS } from "./defaults";
 import { jobIdFor } from "./job-id";
 
-type EngineWorkOptions = Omit<WorkOptions, "batchSize" | "localConcurrency" | "perJobResults" | "transactional">;
+type EngineWorkOptions = Omit<
+  WorkOptions,
+  "batchSize" | "localConcurrency" | "perJobResults" | "transactional" | "includeMetadata"
+>;
 
 /**
  * The part of a started PgBoss that a worker uses.
@@ -150,16 +153,22 @@ export class DeliveryWorker<Events extends EventMap = MessageEvents> extends Que
       batchSize: concurrency,
       perJobResults: true,
       burstWhenBatchFull: true,
+      // A deferred job's copy carries the settings enqueueTo gave the job: retries, expiry, retention.
+      includeMetadata: true,
     } as const;
     // retryCount goes up each time the job is claimed again, a rerun after its worker died included.
-    const settle = async (job: Job<unknown>): Promise<JobResult> => {
+    const settle = async (job: JobWithMetadata<unknown>): Promise<JobResult> => {
       try {
         const result = await this.run(job.data, { id: job.id, attempt: job.retryCount + 1 });
         if (result === "deferred") {
           // pg-boss has no retry that leaves the count alone: the job goes back as a copy that starts later, under an
           // id derived from this one (a rerun of this job re-sends nothing), and this one completes.
           const startAfter = Math.ceil(this.deferMs / 1000);
-          await boss.send(queue, job.data as object, { id: jobIdFor(`deferred:${job.id}`), startAfter });
+          await boss.send(queue, job.data as object, {
+            ...settingsOf(job),
+            id: jobIdFor(`deferred:${job.id}`),
+            startAfter,
+          });
         }
         return { id: job.id, status: "completed" };
       } catch (error) {
@@ -168,7 +177,7 @@ export class DeliveryWorker<Events extends EventMap = MessageEvents> extends Que
     };
     const workId = boss
       .createQueue(queue)
-      .then(() => boss.work<unknown>(queue, options, (jobs) => Promise.all(jobs.map(settle))));
+      .then(() => boss.work(queue, options, (jobs: JobWithMetadata<unknown>[]) => Promise.all(jobs.map(settle))));
     let id: string | undefined;
     this.engineWorker = {
       boss,
@@ -190,6 +199,20 @@ export class DeliveryWorker<Events extends EventMap = MessageEvents> extends Que
   close(): Promise<void> {
     return this.#stop();
   }
+}
+
+/** What a job was sent with, for its deferred copy: the options enqueueTo sets, and its priority. */
+function settingsOf(job: JobWithMetadata<unknown>): SendOptions {
+  const { retryLimit, retryDelay, retryBackoff, retryDelayMax, expireInSeconds, deleteAfterSeconds, priority } = job;
+  return {
+    retryLimit,
+    retryDelay,
+    retryBackoff,
+    ...(retryDelayMax == null ? {} : { retryDelayMax }),
+    expireInSeconds,
+    deleteAfterSeconds,
+    priority,
+  };
 }
 
 /** What pg-boss keeps as a failed run's output, as it does for a thrown error: `tidings queue failed` shows `message`. */
