@@ -21,8 +21,7 @@ export function normalizeSecrets(secret: Secret): readonly string[] {
   if (!Array.isArray(secrets) || secrets.length === 0) {
     throw new TypeError("secret must be a non-empty string or array of them");
   }
-  for (let index = 0; index < secrets.length; index++) {
-    const value = secrets[index];
+  for (const [index, value] of secrets.entries()) {
     if (typeof value !== "string" || value === "") {
       throw new TypeError(`secret[${index}] must be a non-empty string`);
     }
