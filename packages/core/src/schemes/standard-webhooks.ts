@@ -85,8 +85,6 @@ interface Names {
 }
 
 function standardScheme(name: string, names: Names, fallback: Names | undefined): Scheme {
-  const pick = (headers: HeaderSource, field: keyof Names) =>
-    fallback && headerValue(headers, names[field]) === undefined ? fallback[field] : names[field];
   /** The field's value, from the scheme's header or else (Svix) the Standard Webhooks one, as Svix's library reads it. */
   const fieldValue = (headers: HeaderSource, field: keyof Names) => {
     const value = headerValue(headers, names[field]);
@@ -135,7 +133,7 @@ function standardScheme(name: string, names: Names, fallback: Names | undefined)
       return { content, secrets, timestamp, toleranceSeconds };
     },
     typeOf: payloadType,
-    idOf: (_event, _body, headers) => headerValue(headers, pick(headers, "id")),
+    idOf: (_event, _body, headers) => fieldValue(headers, "id"),
     sign(payload, secret, options) {
       const bytes = signingBytes(payload, secret);
       const timestamp = signingTime(options?.timestamp);
