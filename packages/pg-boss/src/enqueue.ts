@@ -98,7 +98,8 @@ export interface EnqueueTarget {
  * receiver.onAny(enqueueTo({ boss, queue: "deliveries" }, { attempts: 10 }));
  * ```
  */
-export function enqueueTo({ boss, queue }: EnqueueTarget, options: EnqueueOptions = {}): Enqueuer {
+export function enqueueTo(target: EnqueueTarget, options: EnqueueOptions = {}): Enqueuer {
+  const { boss, queue } = requireTarget(target, options);
   // The same fields for send and insert, every one of them set, so no queue policy stands in for a default.
   const jobOptions = {
     retryLimit: (options.attempts ?? QUEUE_DEFAULTS.attempts) - 1,
@@ -136,4 +137,18 @@ export function enqueueTo({ boss, queue }: EnqueueTarget, options: EnqueueOption
     keepVerifiedBody: options.keepVerifiedBody ?? QUEUE_DEFAULTS.keepVerifiedBody,
     describe: (deliveryKey) => `Sending the job for ${deliveryKey} to pg-boss queue ${queue}`,
   });
+}
+
+/**
+ * The target, checked when the handler is made: `enqueueTo(boss, "deliveries")`, pg-boss's own `send(name, …)` order
+ * that older examples show, would otherwise start and then fail every delivery.
+ */
+function requireTarget(target: EnqueueTarget, options: unknown): EnqueueTarget {
+  const { boss, queue } = (target ?? {}) as Partial<EnqueueTarget>;
+  if (typeof boss?.send !== "function" || typeof queue !== "string" || queue === "" || typeof options !== "object") {
+    throw new TypeError(
+      'enqueueTo takes one object holding the started PgBoss and the queue name: enqueueTo({ boss, queue: "deliveries" }, options?)',
+    );
+  }
+  return { boss, queue };
 }

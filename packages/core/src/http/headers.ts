@@ -1,3 +1,5 @@
+import { WebhookVerificationError } from "../errors";
+
 /**
  * Request headers as Web `Headers`, or as Node's lower-cased `IncomingHttpHeaders`-like record.
  *
@@ -34,8 +36,19 @@ export type HeaderSource =
  * ```
  */
 export function headerValue(headers: HeaderSource, name: string): string | undefined {
-  if (typeof headers.get === "function")
-    return (headers as { get(name: string): string | null }).get(name) ?? undefined;
-  const value = (headers as Readonly<Record<string, string | readonly string[] | undefined>>)[name];
-  return typeof value === "string" || value === undefined ? value : value.join(", ");
+  if (typeof headers?.get === "function") {
+    return textOf((headers as { get(name: string): unknown }).get(name), name);
+  }
+  if (headers === null || typeof headers !== "object") {
+    throw new WebhookVerificationError("missing_header", "No headers: expected Headers or a record of header values.");
+  }
+  return textOf((headers as Readonly<Record<string, unknown>>)[name], name);
+}
+
+/** A header's value as text; what is neither text nor a list of texts (a number, a nested list) is malformed. */
+function textOf(value: unknown, name: string): string | undefined {
+  if (typeof value === "string") return value;
+  if (value === undefined || value === null) return undefined;
+  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value.join(", ");
+  throw new WebhookVerificationError("malformed_header", `The ${name} header's value is not text.`);
 }

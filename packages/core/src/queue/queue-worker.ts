@@ -14,6 +14,8 @@ import {
   type OrderedDeliveryStore,
   requireOrderedStore,
 } from "../store/delivery-store";
+import { renewWhileRunning } from "../store/lease-renewal";
+import { settleWithin } from "../store/settle-within";
 import type { JobTraceContext } from "./job-trace";
 import { type JobRun, type ReadJob, readQueuedDelivery, type WorkerContext } from "./queued-delivery";
 
@@ -149,6 +151,14 @@ export interface QueueWorkerOptions<Events extends EventMap = MessageEvents> {
  * one, which it puts back for later without counting an attempt.
  */
 export type JobRunResult = "completed" | "stale" | "duplicate" | "deferred";
+
+interface SettleFacts {
+  leaseMs: number;
+  doneTtlMs: number;
+  order: ObjectPosition;
+  read: ReadJob;
+  job: JobRun;
+}
 
 interface WorkerOrder {
   rule: EventOrder<EventMap>;
@@ -320,25 +330,38 @@ export abstract class QueueWorker<Events extends EventMap = MessageEvents> {
     if (claim.state === "done") return "duplicate";
     if (claim.state === "stale") return "stale";
     if (claim.state !== "claimed") return "deferred"; // busy, or a rerun of this job still held by another worker
+    // Handlers may outlast the lease (an engine lets a job run far longer): the object stays theirs while they run.
+    const renewal = renewWhileRunning(store, key, claim.token, leaseMs, order);
     const failures = await this.#dispatcher.dispatch(event, context, trace?.handlers);
-    await this.#settle(store, key, claim.token, failures.length === 0, { doneTtlMs, order, read, job });
+    renewal.stop();
+    await this.#settle(store, key, claim.token, failures.length === 0, { leaseMs, doneTtlMs, order, read, job });
     if (failures.length === 0) return "completed";
     this.#fail(failures, read, job);
   }
 
   /**
-   * Completes (moving the position) or releases the job's claim. A store failure here is reported, not thrown: after
-   * the handlers succeeded, failing the job would run them again.
+   * Completes (moving the position) or releases the job's claim, tried again for up to half the lease. A store failure
+   * here is reported, not thrown: after the handlers succeeded, failing the job would run them again.
    */
   async #settle(
     store: OrderedDeliveryStore,
     key: string,
     token: string,
     succeeded: boolean,
-    { doneTtlMs, order, read, job }: { doneTtlMs: number; order: ObjectPosition; read: ReadJob; job: JobRun },
+    { leaseMs, doneTtlMs, order, read, job }: SettleFacts,
   ): Promise<void> {
+    const settle = () =>
+      succeeded ? store.completeInOrder(key, token, doneTtlMs, order) : store.releaseInOrder(key, token, order);
     try {
-      await (succeeded ? store.completeInOrder(key, token, doneTtlMs, order) : store.releaseInOrder(key, token, order));
+      const held = await settleWithin(Promise.resolve().then(settle), settle, leaseMs / 2);
+      if (!held) {
+        this.#logger.warn({
+          message: `[tidings] job ${job.id}: its hold on the object ran out while its handlers ran; not settled.`,
+          code: "lease_lost",
+          jobId: job.id,
+          attempt: job.attempt,
+        });
+      }
     } catch (error) {
       const { event, context } = read;
       this.#report(error, { code: "store_unavailable", jobId: job.id, attempt: job.attempt, event, context });

@@ -10,6 +10,8 @@ import { ACCEPTED, DUPLICATE, errorResult, RETRY_LATER, type ReceiveResult, STAL
 import { readDelivery, type SchemeDelivery } from "../schemes/receive";
 import type { Scheme } from "../schemes/scheme";
 import type { ObjectPosition, OrderedClaimResult } from "../store/delivery-store";
+import { renewWhileRunning } from "../store/lease-renewal";
+import { settleWithin } from "../store/settle-within";
 import { requirePayloadBytes } from "../verification/payload";
 import type { VerifiedDelivery } from "../verification/signed-delivery";
 import { matchSignature } from "../verification/verify-async";
@@ -23,7 +25,7 @@ import { claimInOrder, positionOf } from "./order";
 import { type DeliveryOutcome, type OutcomeListener, preciseNow } from "./outcome";
 import { isPromiseLike } from "./promise-like";
 import { retiredSecretIndex } from "./retired-secret";
-import { withTimeLimit } from "./time-limit";
+import { TIMED_OUT, withTimeLimit } from "./time-limit";
 import { startTrace, type Trace } from "./trace";
 import { validateEvent } from "./validation";
 
@@ -118,6 +120,7 @@ const OVERLOADED = "More deliveries in flight than this receiver takes at once (
 const STORE_FULL = "Too many deliveries in flight or recently handled to remember another; retry later.";
 const NO_SECRETS: readonly string[] = [];
 const MAX_WARNED_ENDPOINTS = 1000;
+const SHED_WARNING_EVERY_MS = 60_000;
 
 /** What `onError` is told: the status is the code's, unless the sender was answered otherwise. */
 type Report = Omit<ReceiveErrorInfo, "status"> & { status?: number };
@@ -179,6 +182,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
   readonly #lookup: EndpointLookup | undefined;
   #inFlight = 0;
   #loggedMisconfiguration = false;
+  #lastShedWarning = Number.NEGATIVE_INFINITY;
   readonly #warnedRetiredSecret = new Set<string | undefined>();
 
   constructor(options: ReceiverOptions<Events>) {
@@ -242,9 +246,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
 
   /** Sheds a delivery past `maxConcurrentDeliveries` before its body is read; counts the others until answered. */
   #admitted(request: IncomingRequest, trace: Trace | undefined): Promise<ReceiveResult> {
-    if (this.#inFlight >= this.#options.maxConcurrentDeliveries) {
-      return Promise.resolve(errorResult("overloaded", OVERLOADED, RETRY_LATER));
-    }
+    if (this.#inFlight >= this.#options.maxConcurrentDeliveries) return Promise.resolve(this.#shed());
     this.#inFlight++;
     const answer = this.#process(request, trace);
     answer.then(this.#settled, this.#settled);
@@ -254,6 +256,23 @@ export class Receiver<Events extends EventMap = MessageEvents> {
   readonly #settled = () => {
     this.#inFlight--;
   };
+
+  /**
+   * The answer to a delivery past `maxConcurrentDeliveries`, told to `onError`; without listeners, a warning at most
+   * once a minute, as shedding comes in bursts of thousands.
+   */
+  #shed(): ReceiveResult {
+    const error = new Error(
+      `${this.#inFlight} deliveries in flight (maxConcurrentDeliveries); refused before reading.`,
+    );
+    this.#report(error, { code: "overloaded" }, false);
+    const now = this.#options.nowMs();
+    if (this.#errorHandlers.length === 0 && now - this.#lastShedWarning >= SHED_WARNING_EVERY_MS) {
+      this.#lastShedWarning = now;
+      this.#options.logger.warn({ message: `[tidings] overloaded: ${error.message}`, code: "overloaded" });
+    }
+    return errorResult("overloaded", OVERLOADED, RETRY_LATER);
+  }
 
   async #traced(request: IncomingRequest): Promise<ReceiveResult> {
     const trace = startTrace();
@@ -339,6 +358,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     };
     if (trace) trace.delivery = context;
     const order = this.#positionOf(event.value, found.dedupScope);
+    if (order !== undefined && isAnswer(order)) return order;
     let claim: OrderedClaimResult;
     try {
       const claiming = this.#claim(context.deliveryKey, order);
@@ -399,15 +419,17 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     );
   }
 
-  /** Where an ordered event stands in its object's history; its object scoped as its dedup key is. */
-  #positionOf(event: unknown, dedupScope: string | undefined): ObjectPosition | undefined {
+  /** Where an ordered event stands in its object's history, its object scoped as its dedup key is; 500 if `order` threw. */
+  #positionOf(event: unknown, dedupScope: string | undefined): ObjectPosition | ReceiveResult | undefined {
     const ordering = this.#options.order;
-    return (
-      ordering &&
-      positionOf(ordering.rule, event, (object) =>
+    if (!ordering) return undefined;
+    try {
+      return positionOf(ordering.rule, event, (object) =>
         dedupScope === undefined ? object : endpointKey(dedupScope, object),
-      )
-    );
+      );
+    } catch (error) {
+      return this.#failure(error, { event });
+    }
   }
 
   #claim(deliveryKey: string, order: ObjectPosition | undefined) {
@@ -428,7 +450,10 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     return errorResult("store_unavailable", "Delivery store unreachable; nothing was processed.", RETRY_LATER);
   }
 
-  /** Runs the handlers of a claimed delivery, then settles the claim; 503 if they outlast `handlerTimeoutMs`. */
+  /**
+   * Runs the handlers of a claimed delivery, renewing the claim while they run, then settles it. Only the handlers are
+   * timed: 503 if they outlast `handlerTimeoutMs`; settling the claim after they succeeded has its own bound.
+   */
   #run(
     event: unknown,
     context: DeliveryContext,
@@ -438,18 +463,20 @@ export class Receiver<Events extends EventMap = MessageEvents> {
   ) {
     const running = this.#handlers.dispatch(event, context, trace?.handlers);
     if (!(running instanceof Promise)) return this.#conclude(running, token, event, context, order);
+    const { store, leaseMs, handlerTimeoutMs } = this.#options;
     // The claim stays held until the handlers settle (then `#conclude` completes or releases it as usual), so a retry
     // answered meanwhile gets 409 and never runs them a second time alongside.
-    const { handlerTimeoutMs } = this.#options;
-    return withTimeLimit(
-      running.then((failures) => this.#conclude(failures, token, event, context, order)),
-      handlerTimeoutMs,
-      () => {
-        const error = new Error(`Handlers still running after ${handlerTimeoutMs} ms (handlerTimeoutMs).`);
-        this.#report(error, { code: "handler_timeout", event, context });
-        return errorResult("handler_timeout", "The handlers did not finish in time; retry later.", RETRY_LATER);
-      },
-    );
+    const renewal = renewWhileRunning(store, context.deliveryKey, token, leaseMs, order);
+    const concluded = running.then((failures) => {
+      renewal.stop();
+      return this.#conclude(failures, token, event, context, order);
+    });
+    return withTimeLimit<unknown>(running, handlerTimeoutMs, () => TIMED_OUT).then((ran) => {
+      if (ran !== TIMED_OUT) return concluded;
+      const error = new Error(`Handlers still running after ${handlerTimeoutMs} ms (handlerTimeoutMs).`);
+      this.#report(error, { code: "handler_timeout", event, context });
+      return errorResult("handler_timeout", "The handlers did not finish in time; retry later.", RETRY_LATER);
+    });
   }
 
   /** Marks the delivery done, or releases it when a handler failed, and says what to answer. Sync with a sync store. */
@@ -460,12 +487,15 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     context: DeliveryContext,
     order: ObjectPosition | undefined,
   ) {
-    const { store, doneTtlMs } = this.#options;
+    const { store, doneTtlMs, leaseMs } = this.#options;
     const { deliveryKey } = context;
     // After the handlers ran, answering 5xx for the store alone would make the sender run them twice.
     const storeFailed = (error: unknown) =>
       this.#report(error, { code: "store_unavailable", status: failures.length > 0 ? 500 : 200, event, context });
-    const answer = () => this.#answer(failures, event, context);
+    const settled = (held: boolean) => {
+      if (!held) this.#leaseLost(context, failures.length === 0);
+      return this.#answer(failures, event, context);
+    };
     const ordered = order && this.#options.order?.store;
     // The position moves only when the handlers succeeded: a failed event's retry is not stale.
     const settle = () =>
@@ -476,39 +506,33 @@ export class Receiver<Events extends EventMap = MessageEvents> {
         : failures.length > 0
           ? store.release(deliveryKey, token)
           : store.complete(deliveryKey, token, doneTtlMs);
+    let settling: boolean | PromiseLike<boolean>;
     try {
-      const settling = settle();
-      if (isPromiseLike(settling)) {
-        return Promise.resolve(settling).then(answer, (error) =>
-          this.#settleAgain(settle, error).then(answer, (lastError) => {
-            storeFailed(lastError);
-            return answer();
-          }),
-        );
-      }
+      settling = settle();
     } catch (error) {
       storeFailed(error);
+      return this.#answer(failures, event, context);
     }
-    return answer();
+    if (!isPromiseLike(settling)) return settled(settling);
+    // Tried again while the claim can still hold (half the lease); a store that hangs is cut off as a failing one.
+    return settleWithin(settling, settle, leaseMs / 2).then(settled, (error: unknown) => {
+      storeFailed(error);
+      return this.#answer(failures, event, context);
+    });
   }
 
   /**
-   * Retries marking a delivery done (or released) while its claim still holds: a store that is failing over (a Redis
-   * master's replica taking over) is back within seconds, and a done mark never written would let a later copy of
-   * the event run its handlers again. Gives up after half the lease, leaving the claim to expire.
+   * The store refused to settle the claim: its lease ran out while the handlers ran and could not be renewed (the
+   * store unreachable, the process paused), so another holder may have taken the delivery or its object. Nothing was
+   * marked; after handlers that succeeded, the answer stays 200, as their effects happened.
    */
-  async #settleAgain(settle: () => unknown, error: unknown): Promise<void> {
-    const deadline = Date.now() + this.#options.leaseMs / 2;
-    for (let wait = 50; Date.now() + wait < deadline; wait = Math.min(wait * 2, 1000)) {
-      await new Promise((resolve) => setTimeout(resolve, wait));
-      try {
-        await settle();
-        return;
-      } catch (again) {
-        error = again;
-      }
-    }
-    throw error;
+  #leaseLost(context: DeliveryContext, succeeded: boolean): void {
+    this.#options.logger.warn({
+      message: `[tidings] The claim on ${context.deliveryKey} ran out while its handlers ran; ${succeeded ? "not marked done" : "not released"}.`,
+      code: "lease_lost",
+      type: context.type,
+      deliveryKey: context.deliveryKey,
+    });
   }
 
   #answer(failures: unknown[], event: unknown, context: DeliveryContext): ReceiveResult {

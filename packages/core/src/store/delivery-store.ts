@@ -115,6 +115,11 @@ export interface DeliveryStore {
   /** Drops the claim so a retry runs the handlers again; false if the token no longer owns it. */
   release(key: string, token: string): boolean | Promise<boolean>;
   /**
+   * Extends the lease of a claim the token still holds (and, with `order`, the object's lease) to `leaseMs` from now.
+   * False, changing nothing, if the token no longer holds the key or its lease already ran out.
+   */
+  renew?(key: string, token: string, leaseMs: number, order?: ObjectPosition): boolean | Promise<boolean>;
+  /**
    * Unless the key is held or done: if `order.position` is at or below the object's handled position, marks the key
    * done for `ttlMs` (`stale`); if another claim holds the object's lease, `busy`; otherwise claims the key and the
    * object's lease for `leaseMs` with one token.
