@@ -58,6 +58,11 @@ export interface QueueSettings {
   deliveries: number;
   warmupDeliveries: number;
   connections: number;
+  /**
+   * Group commit's routes: warm-up deliveries per route (as many as the callgrind suites warm with: the adapter has
+   * more code to tier up than a hand-written route), and rounds, enough that the per-round ratios' spread shows.
+   */
+  batching: { warmupDeliveries: number; rounds: number };
 }
 
 export interface Options {
@@ -113,6 +118,7 @@ function queueSettings(quick: boolean, rounds: number | undefined): QueueSetting
         rounds: rounds ?? 1,
         deliveries: 40,
         warmupDeliveries: 10,
+        batching: { warmupDeliveries: 10, rounds: rounds ?? 1 },
       }
     : {
         ...common,
@@ -122,6 +128,7 @@ function queueSettings(quick: boolean, rounds: number | undefined): QueueSetting
         rounds: rounds ?? 3,
         deliveries: 4_000,
         warmupDeliveries: 500,
+        batching: { warmupDeliveries: 6_000, rounds: rounds ?? 9 },
       };
 }
 

@@ -1,8 +1,8 @@
 /**
  * The durable hand-off, per engine: what enqueueTo adds to a receiver's instructions per request, what createWorker
- * adds to a worker's instructions per job (targets: ≤ 1.10× each), answered/s at 32 connections of the batched
- * enqueueTo ÷ one add per request (targets: ≥ 1.5× BullMQ, ≥ 2× pg-boss), and deliveries per second end to end with
- * 1, 2 and 4 worker processes (reported).
+ * adds to a worker's instructions per job (targets: ≤ 1.10× each), group commit at 32 connections (targets in
+ * BATCH_TARGETS, judged on deliveries per CPU-second), and deliveries per second end to end with 1, 2 and 4 worker
+ * processes (reported).
  */
 import { Child } from "../lib/children";
 import type { QueueSettings } from "../lib/options";
@@ -14,8 +14,15 @@ import { measureEnqueue } from "./enqueue";
 import { measureWorkers } from "./work";
 
 export const QUEUE_TARGET = 1.1;
-/** Answered/s of the batched enqueueTo ÷ one add per request, at 32 connections: at least this, per engine. */
-export const BATCH_TARGETS: Record<string, number> = { bullmq: 1.5, "pg-boss": 2 };
+/**
+ * Group commit's target per engine: the batched enqueueTo ÷ a baseline route, in deliveries per CPU-second, at least
+ * this. On pg-boss batching is the default and must pay (÷ one add per request ≥ 2); on BullMQ it is off by default,
+ * which holds as long as turning it on costs nothing (÷ the unbatched enqueueTo ≥ 0.95).
+ */
+export const BATCH_TARGETS: Record<string, { against: "oneAddPerRequest" | "unbatched"; atLeast: number }> = {
+  bullmq: { against: "unbatched", atLeast: 0.95 },
+  "pg-boss": { against: "oneAddPerRequest", atLeast: 2 },
+};
 
 /** Instructions per request or job over windows, two sides, and their ratio. */
 export type InstructionPair = Pair;
@@ -92,7 +99,10 @@ export async function runQueueSuite(settings: QueueSettings, engineIds: readonly
       try {
         log(`queue ${engine.id}: answered/s at 32 connections, batched enqueueTo against one add per request`);
         result.batching = await measureBatching(engine, backend, settings, client, log);
-        log(`queue ${engine.id}: batched ÷ one add per request ${result.batching.ratio.toFixed(2)} (medians)`);
+        const { oneAddPerRequest, unbatched } = result.batching.against;
+        log(
+          `queue ${engine.id}: batched ÷ one add per request ${oneAddPerRequest.cpu.median.toFixed(2)}, ÷ unbatched ${unbatched.cpu.median.toFixed(2)} (deliveries per CPU-second, median over rounds)`,
+        );
         log(`queue ${engine.id}: end to end`);
         const run = (workers: number) => runEndToEnd(engine, backend, settings, client, workers);
         result.endToEnd = await endToEnd(run, settings, log);
