@@ -1,5 +1,5 @@
-// `npm run simulate -- [--runs N] [--seed S] [--path P] [--no-poison] [--max-commands N] [--max-handler-ms MS]`: runs seeded schedules
-// against the Receiver (see README.md); on a failure prints the seed, the shrunk schedule and what broke, exits 1.
+// `npm run simulate -- [--runs N] [--seed S] [--path P --replay-path R] [--no-poison] [--max-commands N]
+// [--max-handler-ms MS]`: runs seeded schedules against the Receiver (see README.md); on a failure prints the seed, the shrunk schedule and what broke, exits 1.
 import fc from "fast-check";
 import { DEFAULT_SETTINGS, receiverProperty } from "./receiver-schedule";
 
@@ -20,6 +20,7 @@ const settings = {
   poison: !process.argv.includes("--no-poison"),
   maxCommands: Number(option("max-commands") ?? DEFAULT_SETTINGS.maxCommands),
   maxHandlerMs: Number(option("max-handler-ms") ?? DEFAULT_SETTINGS.maxHandlerMs),
+  replayPath: option("replay-path"),
 };
 const flags = [
   settings.poison ? "" : " --no-poison",
@@ -35,9 +36,10 @@ if (details.failed) {
   console.log(fc.defaultReportMessage(details) ?? "failed");
   const error = details.errorInstance;
   console.log(`\nWhat broke:\n${error instanceof Error ? error.message : String(error)}`);
+  const replayPath = /replayPath="([^"]*)"/.exec(fc.stringify(details.counterexample))?.[1];
   console.log(`\nreplay the search: npm run simulate -- --runs ${runs} --seed ${seed}${flags}`);
   console.log(
-    `replay the shrunk schedule alone: npm run simulate -- --seed ${seed} --path ${details.counterexamplePath}${flags}`,
+    `replay the shrunk schedule alone: npm run simulate -- --runs ${runs} --seed ${seed} --path ${details.counterexamplePath}${replayPath ? ` --replay-path '${replayPath}'` : ""}${flags}`,
   );
   process.exit(1);
 }

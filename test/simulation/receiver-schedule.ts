@@ -132,6 +132,8 @@ export interface ScheduleSettings {
   maxCommands: number;
   /** The longest a handler run takes: below LEASE_MS, no handler outlives its lease unless a fault makes it. */
   maxHandlerMs: number;
+  /** With `path`, replays one shrunk schedule: what a failure prints as `replayPath`. */
+  replayPath?: string | undefined;
 }
 
 export const DEFAULT_SETTINGS: ScheduleSettings = { poison: true, maxCommands: 30, maxHandlerMs: 15_000 };
@@ -173,7 +175,10 @@ function commands(settings: ScheduleSettings): fc.Arbitrary<Iterable<Command>> {
   const pause = fc.tuple(process, fc.constantFrom(1_000, 12_000)).map(([p, ms]) => new Pause(p, ms));
   const jump = fc.constantFrom(2_000, 30_000).map((ms) => new JumpClock(ms));
   const arbitraries: fc.Arbitrary<Command>[] = [send, send, send, advance, advance, advance, fault, kill, pause, jump];
-  return fc.commands(arbitraries, { maxCommands: settings.maxCommands });
+  return fc.commands(arbitraries, {
+    maxCommands: settings.maxCommands,
+    ...(settings.replayPath !== undefined && { replayPath: settings.replayPath }),
+  });
 }
 
 /** What one schedule is drawn as: fast-check's scheduler, the handlers' behaviour and the commands. */
