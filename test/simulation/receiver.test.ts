@@ -1,0 +1,28 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_SETTINGS, receiverProperty, runSchedule, scheduleArbitraries } from "./receiver-schedule";
+
+// CI's share of the search; `npm run simulate -- --runs N` runs more (README.md).
+const RUNS = Number(process.env.SIMULATION_RUNS ?? 3000);
+const seed = process.env.SIMULATION_SEED === undefined ? undefined : Number(process.env.SIMULATION_SEED);
+
+describe("the Receiver under seeded schedules of deliveries, retries and faults", () => {
+  it(`holds every invariant over ${RUNS} schedules`, { timeout: 300_000 }, async () => {
+    await fc.assert(receiverProperty(DEFAULT_SETTINGS), { numRuns: RUNS, ...(seed !== undefined && { seed }) });
+  });
+
+  it("plays a schedule the same way every time: a seed replays it", async () => {
+    const samples = fc.sample(fc.tuple(...scheduleArbitraries(DEFAULT_SETTINGS)), { numRuns: 40, seed: 36 });
+    const again = fc.sample(fc.tuple(...scheduleArbitraries(DEFAULT_SETTINGS)), { numRuns: 40, seed: 36 });
+    const play = async ([scheduler, options, commands]: (typeof samples)[number]) => {
+      try {
+        return (await runSchedule(DEFAULT_SETTINGS, scheduler, options, commands)).model.log.join("\n");
+      } catch (error) {
+        return String(error);
+      }
+    };
+    for (const [i, sample] of samples.entries()) {
+      expect(await play(again[i] as typeof sample)).toBe(await play(sample));
+    }
+  });
+});
