@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { sign as octokitSign } from "@octokit/webhooks-methods";
-import { createReceiver } from "@tidings/core";
+import { createReceiver, type EventMap } from "@tidings/core";
 import { github, type Scheme, shopify, stripe } from "@tidings/core/schemes";
 import { webhookMiddleware } from "@tidings/express";
 import express from "express";
@@ -27,7 +27,7 @@ let post: (sender: string, body: string, headers: Record<string, string>) => Pro
 
 beforeEach(async () => {
   runs = [];
-  const receiver = createReceiver({
+  const receiver = createReceiver<EventMap>({
     scheme: Object.values(SENDERS).map((sender) => sender.scheme),
     secret: ({ params }) => SENDERS[params.sender ?? ""],
     logger: { error() {}, warn() {} },

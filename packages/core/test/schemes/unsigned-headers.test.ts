@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createReceiver, type DeliveryContext, type ReceiveResult } from "../../src/entries";
+import { createReceiver, type DeliveryContext } from "../../src/entries";
+import type { ReceiveResult } from "../../src/entries/adapter";
 import { github, shopify, stripe } from "../../src/entries/schemes";
 import { bodyOf, quietLogger } from "../receiver-fixtures";
 
