@@ -1,3 +1,4 @@
+import type { HeaderSource } from "../http/headers";
 import type { EventMap } from "../receiver/events";
 import { isHexSha256 } from "../verification/formats";
 import { defineScheme } from "./define";
@@ -12,7 +13,7 @@ const EVENT_DISPLAY = "X-GitHub-Event";
 const WORD = /^[a-z0-9_]+$/;
 
 /** The signature `read` accepted: `sha256=` and 64 lower-case hex digits, one spelling per body and secret. */
-const signatureOf = (headers: Parameters<Scheme["idOf"]>[2]) => requiredHeader(headers, HEADER, DISPLAY).slice(7);
+const signatureOf = (headers: HeaderSource) => requiredHeader(headers, HEADER, DISPLAY).slice(7);
 
 /**
  * GitHub (docs.github.com, "Validating webhook deliveries"): `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the
@@ -27,7 +28,8 @@ const signatureOf = (headers: Parameters<Scheme["idOf"]>[2]) => requiredHeader(h
  *
  * The dedup id is `github:<the hex signature>`: the HMAC of the body, which an attacker cannot vary, and which GitHub's
  * own redelivery repeats (same body, same secret). `X-GitHub-Delivery` is not read: a captured delivery sent again with
- * a new one is a duplicate, and no value in it can match another sender's event id. A captured delivery sent again
+ * a new one is a duplicate, and no value in it can match another sender's event id. The event name is not part of the
+ * id (GitHub's bodies differ by event: each holds its own object and action), so a captured delivery sent again
  * with another `X-GitHub-Event` is a duplicate too once the original was handled; before that (or after its handlers
  * failed) it runs under the type it names, once, and the original is then answered as a duplicate. Nothing bounds a
  * replay in time but the store: once `doneTtlMs` has passed since it was handled, the same capture runs again.
