@@ -156,7 +156,11 @@ export class MemoryStore implements DeliveryStore {
       return STALE;
     }
     if (object !== undefined && object.lease !== undefined && object.leaseUntil > at) return BUSY;
+    // Both rooms are made before anything is written: a refused claim leaves no key in flight behind it.
     this.#roomFor(at);
+    if (object === undefined && this.#objects.size >= this.#maxEntries && !this.#makeObjectRoom(at)) {
+      throw this.#refuseObject();
+    }
     const token = String(++this.#claims);
     const until = at + leaseMs;
     this.#entries.set(key, { token, until });
@@ -164,7 +168,6 @@ export class MemoryStore implements DeliveryStore {
       object.lease = token;
       object.leaseUntil = until;
     } else {
-      if (this.#objects.size >= this.#maxEntries && !this.#makeObjectRoom(at)) throw this.#refuseObject();
       const fresh = { position: Number.NEGATIVE_INFINITY, until: 0, advancedAt: at, lease: token, leaseUntil: until };
       this.#objects.set(order.object, fresh);
     }
