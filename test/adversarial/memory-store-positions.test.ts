@@ -11,7 +11,7 @@ describe("MemoryStore positions under pressure, through a Receiver with `order`"
     const store = new MemoryStore({ maxEntries: 2, now, logger: { error() {}, warn() {} } });
     const receiver = createReceiver({ secret: SECRET, store, now, order: messageStatusOrder, logger: { error() {} } });
     const seen: string[] = [];
-    receiver.onAny((event) => {
+    receiver.on(["message.queued", "message.sent", "message.delivered"], (event) => {
       seen.push(`${event.data.id} ${event.type}`);
     });
     const deliver = async (id: string, message: string, type: keyof MessageEvents) => {
