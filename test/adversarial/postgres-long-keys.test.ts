@@ -1,5 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import { createReceiver, type MessageEvents, messageStatusOrder, sign } from "@tidings/core";
+import { github } from "@tidings/core/schemes";
 import { PostgresStore } from "@tidings/postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -63,6 +64,20 @@ for (const [name, client] of Object.entries(CLIENTS)) {
       for (const event of events)
         expect(await receiver.receive(event)).toMatchObject({ status: 200, code: "duplicate" });
       expect(seen).toEqual(["3000:message.sent", "10000:message.sent"]);
+    });
+
+    it("handles a GitHub delivery with a 4 kB X-GitHub-Delivery once, and answers its replay duplicate", async () => {
+      const store = new PostgresStore({ client: client(), table: `long_${tables++}` });
+      let runs = 0;
+      const receiver = createReceiver({ scheme: github(), secret: SECRET, store, logger: quiet }).onAny(() => {
+        runs++;
+      });
+      const body = JSON.stringify({ ref: "refs/heads/main" });
+      const headers = { ...github().sign(body, SECRET), "x-github-event": "push", "x-github-delivery": noise(4096) };
+      const push = { rawBody: new TextEncoder().encode(body), headers };
+      expect(await receiver.receive(push)).toMatchObject({ status: 200, code: "accepted" });
+      expect(await receiver.receive(push)).toMatchObject({ status: 200, code: "duplicate" });
+      expect(runs).toBe(1);
     });
 
     it("keeps order for objects of 3,000 and 10,000 characters: a late older status is stale", async () => {
