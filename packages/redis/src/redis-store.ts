@@ -70,7 +70,7 @@ export class RedisStore implements DeliveryStore {
   readonly #prefix: string;
   readonly #timeoutMs: number;
   // Set on a Cluster client whose prefix has no hash tag: what the ordered steps throw, as they cannot be one script.
-  readonly #orderRefused: string | undefined;
+  readonly orderUnavailable: string | undefined;
 
   constructor(options: RedisStoreOptions) {
     if (!options?.client) throw new TypeError("RedisStore needs { client }: an ioredis instance");
@@ -83,7 +83,7 @@ export class RedisStore implements DeliveryStore {
     }
     this.#timeoutMs = options.operationTimeoutMs ?? 2000;
     const tagEnd = brace < 0 ? -1 : this.#prefix.indexOf("}", brace + 1);
-    this.#orderRefused =
+    this.orderUnavailable =
       options.client.isCluster === true && tagEnd <= brace + 1
         ? `RedisStore on a Redis Cluster keeps order only with a hash-tagged prefix (such as "{tidings}:"): an ordered event's key is the key its plain claim uses, and a script must find it in the slot of its object's keys. ${JSON.stringify(this.#prefix)} has no tag.`
         : undefined;
@@ -198,7 +198,7 @@ export class RedisStore implements DeliveryStore {
    * handled positions outlive an upgrade; the object's length in them keeps every object's keys apart however it ends.
    */
   #orderedKeys(key: string, object: string): [string | Buffer, string | Buffer, string | Buffer] {
-    if (this.#orderRefused !== undefined) throw new TypeError(this.#orderRefused);
+    if (this.orderUnavailable !== undefined) throw new TypeError(this.orderUnavailable);
     const tagged = `${object.length}{:${object}}`;
     return [
       redisKey(this.#prefix + key),

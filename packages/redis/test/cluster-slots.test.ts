@@ -1,3 +1,4 @@
+import { createReceiver, messageStatusOrder } from "@tidings/core";
 import fc from "fast-check";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -82,6 +83,10 @@ describe("RedisStore's ordered steps in a Redis Cluster", () => {
       const order = { object: "msg_1", position: 1 };
       await expect(store.claimInOrder("event:1", 10_000, order, 10_000)).rejects.toThrow(/hash-tagged prefix/);
       await expect(store.renew("event:1", "token", 10_000, order)).rejects.toThrow(/hash-tagged prefix/);
+      // Refused when the Receiver is created, not answered 503 per delivery.
+      expect(() => createReceiver({ secret: "whsec_cluster", store, order: messageStatusOrder })).toThrow(
+        /createReceiver: `order`: .*hash-tagged prefix/,
+      );
       // Plain dedup touches one key per script: any prefix spreads over the cluster.
       expect(await store.claim(`event:${prefix}`, 10_000)).toMatchObject({ state: "claimed" });
     }

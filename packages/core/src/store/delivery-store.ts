@@ -149,6 +149,11 @@ export interface DeliveryStore {
    * False, changing nothing, if the token holds no live lease on the key.
    */
   releaseInOrder?(key: string, token: string, order: ObjectPosition): boolean | Promise<boolean>;
+  /**
+   * Set when this store, as configured, cannot keep order (a RedisStore on a Redis Cluster without a hash-tagged
+   * prefix): why, and what to change. `order` is then refused when the Receiver or worker is created.
+   */
+  readonly orderUnavailable?: string | undefined;
 }
 
 /** A store that keeps order: what `order` requires. */
@@ -160,7 +165,10 @@ export function requireOrderedStore(store: DeliveryStore, who: string): OrderedD
   const missing = (["claimInOrder", "completeInOrder", "releaseInOrder", "renew"] as const).filter(
     (method) => typeof store[method] !== "function",
   );
-  if (missing.length === 0) return store as OrderedDeliveryStore;
+  if (missing.length === 0) {
+    if (store.orderUnavailable) throw new TypeError(`${who}: \`order\`: ${store.orderUnavailable}`);
+    return store as OrderedDeliveryStore;
+  }
   const name = (store as { constructor?: { name?: string } }).constructor?.name || "The store";
   throw new TypeError(
     `${who}: \`order\` needs a store that keeps order; ${name} has no ${missing.join(", ")}. Use MemoryStore, RedisStore (@tidings/redis) or PostgresStore (@tidings/postgres).`,
