@@ -2,7 +2,7 @@ import { base64ToBytes } from "../crypto/base64";
 import { matchHmacWithNodeCrypto } from "../crypto/node-crypto";
 import { isAsymmetricKey, type SecretKind } from "../crypto/secret-kind";
 import type { Matchers, SecretFormat, SignatureMatch, SignedContent } from "../crypto/signed-content";
-import { matchHmacWithWebCrypto } from "../crypto/web-crypto";
+import { matchHmacWithWebCrypto, signedBytes } from "../crypto/web-crypto";
 import { type HeaderSource, headerValue } from "../http/headers";
 import type { EventMap } from "../receiver/events";
 import { isBase64Ed25519, isBase64Sha256 } from "../verification/formats";
@@ -56,6 +56,7 @@ interface StandardContent extends SignedContent {
 }
 
 const isPublicKey = (secret: string) => secret.startsWith("whpk_");
+const joinWithBuffer = (prefix: string, payload: Uint8Array) => Buffer.concat([Buffer.from(prefix), payload]);
 
 /**
  * Secret by secret, in order: a `whpk_` public key checks the `v1a` signatures (ed25519), any other secret the `v1`
@@ -66,7 +67,7 @@ const STANDARD_MATCHERS: Matchers = {
   node(crypto, content, secrets) {
     if (!secrets.some(isPublicKey)) return matchHmacWithNodeCrypto(crypto, content, secrets);
     const { ed25519 } = content as StandardContent;
-    const checks = new Ed25519Checks(content);
+    const checks = new Ed25519Checks(content, joinWithBuffer);
     for (let secretIndex = 0; secretIndex < secrets.length; secretIndex++) {
       const secret = secrets[secretIndex] as string;
       const signature = isPublicKey(secret)
@@ -79,7 +80,7 @@ const STANDARD_MATCHERS: Matchers = {
   async web(content, secrets): Promise<SignatureMatch | undefined> {
     if (!secrets.some(isPublicKey)) return matchHmacWithWebCrypto(content, secrets);
     const { ed25519 } = content as StandardContent;
-    const checks = new Ed25519Checks(content);
+    const checks = new Ed25519Checks(content, signedBytes);
     for (let secretIndex = 0; secretIndex < secrets.length; secretIndex++) {
       const secret = secrets[secretIndex] as string;
       const signature = isPublicKey(secret)
