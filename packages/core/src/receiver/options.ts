@@ -128,9 +128,11 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
   const storeOptions = { minRetentionMs: toleranceSeconds * 1000, logger, ...(options.now && { now: options.now }) };
   const { secret } = options;
   const store = options.store ?? new MemoryStore(storeOptions);
+  const schemes = options.scheme === undefined ? [SERVICE_SIGNATURE] : schemeList(options.scheme);
   return {
-    // One of the two: fixed secrets, checked now, or a resolver asked per request.
-    secrets: typeof secret === "function" ? undefined : toSecretSet(secret),
+    // One of the two: fixed secrets, checked now against the schemes, or a resolver whose answers are checked so
+    // when it answers (EndpointLookup).
+    secrets: typeof secret === "function" ? undefined : toSecretSet(secret, schemes),
     resolveSecret: typeof secret === "function" ? secret : undefined,
     resolverTimeoutMs: positiveInteger(options.resolverTimeoutMs ?? DEFAULT_RESOLVER_TIMEOUT_MS, "resolverTimeoutMs"),
     maxConcurrentDeliveries: positiveInteger(
@@ -155,7 +157,7 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
     // Read by the scheme unless given here.
     typeOf: options.typeOf,
     idOf: options.idOf,
-    schemes: options.scheme === undefined ? [SERVICE_SIGNATURE] : schemeList(options.scheme),
+    schemes,
     leaseMs,
     handlerTimeoutMs,
     doneTtlMs,

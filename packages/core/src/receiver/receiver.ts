@@ -188,12 +188,16 @@ export class Receiver<Events extends EventMap = MessageEvents> {
   constructor(options: ReceiverOptions<Events>) {
     const resolved = resolveReceiverOptions(options);
     this.#options = resolved;
-    const { secrets, resolveSecret, resolverTimeoutMs, logger } = resolved;
+    const { secrets, resolveSecret, resolverTimeoutMs, logger, schemes } = resolved;
     this.#configured = secrets && { secrets, endpoint: undefined, dedupScope: undefined };
     this.#lookup =
       resolveSecret &&
-      new EndpointLookup(resolveSecret, resolverTimeoutMs, logger, (error, code, logged) =>
-        this.#report(error, { code }, !logged),
+      new EndpointLookup(
+        resolveSecret,
+        resolverTimeoutMs,
+        logger,
+        (error, code, logged) => this.#report(error, { code }, !logged),
+        schemes,
       );
   }
 
