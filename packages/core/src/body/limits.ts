@@ -23,7 +23,8 @@ export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
  * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
  * const app = express();
  * app.post("/webhooks", rawBody(receiver.bodyLimits), async (req, res) => {
- *   const result = await handleNodeRequest(receiver, req, { consumedFix: "Use express.raw().", decodedBody: req.body });
+ *   const decodedBody = req.body as Buffer | undefined; // what express.raw() read, if the request had a body
+ *   const result = await handleNodeRequest(receiver, req, { consumedFix: "Use express.raw().", decodedBody });
  *   writeNodeResponse(res, result);
  * });
  * ```
