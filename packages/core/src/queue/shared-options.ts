@@ -279,7 +279,9 @@ export function resolveEnqueueOptions(
  * ```
  */
 export interface WorkerSetup<Events extends EventMap = MessageEvents> {
+  /** The queue's name, checked: a non-empty string. */
   queue: string;
+  /** Jobs run at once: the option, or the package's default, checked. */
   concurrency: number;
   /** For `QueueWorker`'s constructor. */
   worker: QueueWorkerOptions<Events>;
