@@ -111,7 +111,7 @@ describe("the BullMQ hand-off on a Redis Cluster (a hash-tagged prefix keeps eac
     const worker = createWorker<MessageEvents>({
       queue: queue.name,
       connection: connect({ maxRetriesPerRequest: null }),
-      prefix: "{tidings}",
+      bullmq: { prefix: "{tidings}" },
     });
     try {
       const handled = new Map<string, number>();
