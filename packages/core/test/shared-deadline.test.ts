@@ -95,7 +95,7 @@ describe("shared body deadlines", () => {
       for (let n = 0; n < count; n++) {
         deadlines.push(
           startSharedDeadline(1002, () => {
-            expiries[n]++;
+            expiries[n] = (expiries[n] ?? 0) + 1;
             deadlines[n]?.clear();
             // Another deadline of the same bucket, pending or already expired.
             const other = (n * 7 + 3) % count;
