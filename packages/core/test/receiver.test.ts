@@ -330,7 +330,9 @@ describe("Receiver.handle", () => {
         throw new Error("socket hang up");
       },
     });
-    expect(limits).toMatchObject([{ maxBodyBytes: 1234, bodyTimeoutMs: 567, minBodyBytesPerSecond: 89, bodyRateGraceMs: 10 }]);
+    expect(limits).toMatchObject([
+      { maxBodyBytes: 1234, bodyTimeoutMs: 567, minBodyBytesPerSecond: 89, bodyRateGraceMs: 10 },
+    ]);
     expect([result.status, bodyOf(result).error?.code]).toEqual([500, "internal_error"]);
   });
 

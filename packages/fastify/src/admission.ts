@@ -19,7 +19,10 @@ export function admitHook(receiver: AnyReceiver) {
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     const slot = receiver.admit();
     (request as WithSlot)[SLOT] = slot;
-    if (slot.admitted) return done();
+    if (slot.admitted) {
+      done();
+      return;
+    }
     const refused = () => Promise.reject(new Error("not read: overloaded"));
     void receiver
       .handle({ method: request.method, headers: request.headers, readBody: refused, slot })

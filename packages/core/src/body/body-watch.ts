@@ -99,12 +99,11 @@ export class BodyWatch implements Deadline {
   #check(stepMs: number): void {
     this.#elapsedMs += stepMs;
     const timeoutMs = this.limits.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
-    if (this.#elapsedMs >= timeoutMs) return this.stop(bodyTimedOut(timeoutMs));
     // The deadline fires no earlier than its time: at least this long has passed.
     const rate = this.minBytesPerSecond;
-    if (this.progress() < (rate * this.#elapsedMs) / 1000) {
-      return this.stop(bodyTooSlow(rate, `over its first ${this.#elapsedMs} ms`));
-    }
-    this.#deadline = this.#arm();
+    if (this.#elapsedMs >= timeoutMs) this.stop(bodyTimedOut(timeoutMs));
+    else if (this.progress() < (rate * this.#elapsedMs) / 1000) {
+      this.stop(bodyTooSlow(rate, `over its first ${this.#elapsedMs} ms`));
+    } else this.#deadline = this.#arm();
   }
 }

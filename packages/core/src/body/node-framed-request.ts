@@ -40,9 +40,9 @@ interface SocketLike {
  * which `arrayBuffer()` does not show until the end). Undefined where the socket cannot be found.
  */
 export function socketBytesRead(request: Request): (() => number) | undefined {
-  incomingKey ??=
-    Object.getOwnPropertySymbols(request).find((symbol) => symbol.description === "incomingKey") ?? null;
-  const incoming = incomingKey && (request as unknown as Record<symbol, { socket?: SocketLike } | undefined>)[incomingKey];
+  incomingKey ??= Object.getOwnPropertySymbols(request).find((symbol) => symbol.description === "incomingKey") ?? null;
+  const incoming =
+    incomingKey && (request as unknown as Record<symbol, { socket?: SocketLike } | undefined>)[incomingKey];
   const socket = incoming?.socket;
   if (typeof socket?.bytesRead !== "number") return undefined;
   const before = socket.bytesRead;

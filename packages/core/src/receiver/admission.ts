@@ -100,7 +100,9 @@ export class Admission implements ReadingBodies {
       }
     }
     if (!slowest) return false;
-    slowest.stop(bodyTooSlow(slowest.minBytesPerSecond, "while every delivery slot was taken (maxConcurrentDeliveries)"));
+    slowest.stop(
+      bodyTooSlow(slowest.minBytesPerSecond, "while every delivery slot was taken (maxConcurrentDeliveries)"),
+    );
     return true;
   }
 }

@@ -14,12 +14,12 @@ import type { ObjectPosition, OrderedClaimResult } from "../store/delivery-store
 import { requirePayloadBytes } from "../verification/payload";
 import type { VerifiedDelivery } from "../verification/signed-delivery";
 import { matchSignature } from "../verification/verify-async";
+import { Admission, type DeliverySlot } from "./admission";
 import { deliveryKeyOf, endpointKey } from "./delivery-key";
 import { Dispatcher, type ErrorListener, notifyListeners } from "./dispatcher";
 import type { EventMap, MessageEvents } from "./events";
 import type { AnyEvent, DeliveryContext, Handler } from "./handlers";
 import { errorFacts } from "./logger";
-import { Admission, type DeliverySlot } from "./admission";
 import { type ReceiverOptions, type ResolvedReceiverOptions, resolveReceiverOptions } from "./options";
 import { claimInOrder, positionOf } from "./order";
 import { type DeliveryOutcome, type OutcomeListener, preciseNow } from "./outcome";
