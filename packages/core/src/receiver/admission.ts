@@ -19,18 +19,23 @@ import { type BodyWatch, bodyTooSlow, type ReadingBodies } from "../body/body-wa
  * export const takeSlot = (): DeliverySlot => receiver.admit();
  * ```
  */
-export class DeliverySlot {
+export interface DeliverySlot {
+  /** False: every slot was taken; `handle` answers 503 `overloaded` without reading the body. */
+  readonly admitted: boolean;
+  /** Gives the slot back. A function of its own, so it can be passed as a callback. */
+  readonly release: () => void;
+}
+
+class Slot implements DeliverySlot {
   #held: boolean;
 
   constructor(
     private readonly admission: Admission,
-    /** False: every slot was taken; `handle` answers 503 `overloaded` without reading the body. */
     readonly admitted: boolean,
   ) {
     this.#held = admitted;
   }
 
-  /** Gives the slot back. */
   readonly release = (): void => {
     if (!this.#held) return;
     this.#held = false;
@@ -59,7 +64,7 @@ export class Admission implements ReadingBodies {
 
   /** A slot object, for adapters that admit before the framework reads the body. */
   slot(): DeliverySlot {
-    return new DeliverySlot(this, this.take());
+    return new Slot(this, this.take());
   }
 
   release(): void {
