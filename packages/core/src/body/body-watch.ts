@@ -16,6 +16,8 @@ export const DEFAULT_BODY_RATE_GRACE_MS = 5000;
 export interface ReadingBodies {
   add(watch: BodyWatch): void;
   remove(watch: BodyWatch): void;
+  /** When a read begins: `performance.now()` if its start may matter, else -1 (see `Admission`). */
+  startOf(): number;
 }
 
 export const READING_BODIES: unique symbol = Symbol("tidings.readingBodies");
@@ -46,7 +48,7 @@ export function bodyTooSlow(minBytesPerSecond: number, when: string): WebhookVer
 export class BodyWatch implements Deadline {
   /** Bytes of body received so far. */
   received = 0;
-  /** When the read began, on `performance.now()`: only taken for a Receiver's reads, which may be asked to yield. */
+  /** When the read began, on `performance.now()`, for a Receiver's reads while its slots run short; else -1. */
   readonly startedAt: number;
   /** Where this read is in its Receiver's list of reading bodies (maintained by that list). */
   index = -1;
@@ -61,7 +63,7 @@ export class BodyWatch implements Deadline {
     readonly measure?: () => number,
   ) {
     this.#reading = limits[READING_BODIES];
-    this.startedAt = this.#reading ? performance.now() : 0;
+    this.startedAt = this.#reading ? this.#reading.startOf() : -1;
     this.#reading?.add(this);
     this.#deadline = this.#arm();
   }

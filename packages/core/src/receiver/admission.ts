@@ -51,6 +51,11 @@ class Slot implements DeliverySlot {
  */
 export class Admission implements ReadingBodies {
   #inFlight = 0;
+  /**
+   * When the slots in use last reached half of them, or -1 while fewer are. Reads begun below half are not timed (a
+   * clock read per request for the rare case of a full house): they began before this, which bounds their age.
+   */
+  #shortSince = -1;
   readonly #reading: BodyWatch[] = [];
 
   constructor(private readonly max: number) {}
@@ -58,7 +63,7 @@ export class Admission implements ReadingBodies {
   /** Takes a slot: false when all are taken by deliveries that keep up. */
   take(): boolean {
     if (this.#inFlight >= this.max && !this.#cutSlowest()) return false;
-    this.#inFlight++;
+    if (++this.#inFlight * 2 >= this.max && this.#shortSince < 0) this.#shortSince = performance.now();
     return true;
   }
 
@@ -68,7 +73,11 @@ export class Admission implements ReadingBodies {
   }
 
   release(): void {
-    this.#inFlight--;
+    if (--this.#inFlight * 2 < this.max) this.#shortSince = -1;
+  }
+
+  startOf(): number {
+    return this.#shortSince < 0 ? -1 : performance.now();
   }
 
   add(watch: BodyWatch): void {
@@ -98,7 +107,8 @@ export class Admission implements ReadingBodies {
     for (const watch of this.#reading) {
       const rate = watch.minBytesPerSecond;
       if (rate === 0) continue;
-      const behind = (rate * (now - watch.startedAt)) / 1000 - watch.progress();
+      const startedAt = watch.startedAt < 0 ? this.#shortSince : watch.startedAt;
+      const behind = (rate * (now - startedAt)) / 1000 - watch.progress();
       if (behind >= furthest) {
         furthest = behind;
         slowest = watch;
