@@ -33,6 +33,10 @@ export interface BodyLimits {
   maxBodyBytes: number;
   /** Default `DEFAULT_BODY_TIMEOUT_MS`. */
   bodyTimeoutMs?: number | undefined;
+  /** The slowest average a body may arrive at once `bodyRateGraceMs` passed, bytes per second; 0: no check. Default 240. */
+  minBodyBytesPerSecond?: number | undefined;
+  /** How long a body may arrive slower than `minBodyBytesPerSecond`, ms; then checked again every as long. Default 5 s. */
+  bodyRateGraceMs?: number | undefined;
 }
 
 export function bodyTimedOut(bodyTimeoutMs: number): WebhookVerificationError {
