@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createReceiver, type DeliveryContext, sign } from "../src/entries";
-import { numberSource } from "../src/receiver/number-source";
+import { numberSource } from "../src/ground/number-source";
 
 const SECRET = "whsec_ids";
 const encoder = new TextEncoder();

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type Deadline, startSharedDeadline } from "../src/shared-deadline";
+import { type Deadline, startSharedDeadline } from "../src/ground/shared-deadline";
 
 const TIMEOUTS = [5, 9] as const;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { within } from "../src/queue/within";
+import { within } from "../src/ground/within";
 
 describe("within", () => {
   it("resolves with the operation's value, without describing it", async () => {

@@ -1,5 +1,5 @@
 import { WebhookVerificationError } from "../errors";
-import { type Deadline, startSharedDeadline } from "../shared-deadline";
+import { type Deadline, startSharedDeadline } from "../ground/shared-deadline";
 import { type BodyLimits, bodyTimedOut, DEFAULT_BODY_TIMEOUT_MS } from "./limits";
 
 /** Default slowest average a body may arrive at once its grace is over: Kestrel's `MinRequestBodyDataRate`. */

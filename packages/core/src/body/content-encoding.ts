@@ -1,6 +1,6 @@
 import { WebhookVerificationError } from "../errors";
+import { nodeBuiltin } from "../ground/runtime";
 import { type HeaderSource, headerValue } from "../http/headers";
-import { nodeBuiltin } from "../runtime";
 import { payloadTooLarge } from "./limits";
 import { readStreamWithin } from "./web-stream";
 

@@ -1,4 +1,4 @@
-import { nodeBuiltin } from "../runtime";
+import { nodeBuiltin } from "../ground/runtime";
 import { MAX_KEYS } from "./key-cache";
 import type { SecretFormat, SignatureMatch, SignedContent } from "./signed-content";
 

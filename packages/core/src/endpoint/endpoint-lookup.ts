@@ -1,8 +1,8 @@
+import type { SafeLogger } from "../ground/logger";
+import { isPromiseLike } from "../ground/promise-like";
+import { withTimeLimit } from "../ground/time-limit";
 import type { HeaderSource } from "../http/headers";
 import { errorResult, RETRY_LATER, type ReceiveResult } from "../http/result";
-import type { SafeLogger } from "../receiver/logger";
-import { isPromiseLike } from "../receiver/promise-like";
-import { withTimeLimit } from "../receiver/time-limit";
 import type { Scheme } from "../schemes/scheme";
 import { type RequestTarget, type TargetSource, UNKNOWN_TARGET } from "./request-target";
 import { type EndpointSecrets, resolveEndpoint, type SecretResolver } from "./secret-resolver";

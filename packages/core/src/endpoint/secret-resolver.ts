@@ -1,5 +1,5 @@
+import { isPromiseLike } from "../ground/promise-like";
 import type { HeaderSource } from "../http/headers";
-import { isPromiseLike } from "../receiver/promise-like";
 import type { Scheme } from "../schemes/scheme";
 import type { RequestTarget, SecretRequest } from "./request-target";
 import { type EndpointSecret, type SecretSet, toSecretSet } from "./secret-set";

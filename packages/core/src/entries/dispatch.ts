@@ -1,6 +1,9 @@
 // `@tidings/core/dispatch`: what queue packages build on. The Receiver's handler registry and dispatch rule, the job
 // a verified delivery becomes, the enqueue and the worker half that every engine shares. Node only (the job holds a
 // SHA-256).
+
+export type { Logger } from "../ground/logger";
+export { within } from "../ground/within";
 export {
   type FailedDelivery,
   type FoundJob,
@@ -45,7 +48,5 @@ export {
   type SharedWorkerOptions,
   type WorkerSetup,
 } from "../queue/shared-options";
-export { within } from "../queue/within";
 export { Dispatcher, type ErrorListener } from "../receiver/dispatcher";
-export type { Logger } from "../receiver/logger";
 export type { HandlerRun, OutcomeListener } from "../receiver/outcome";

@@ -6,13 +6,14 @@ export type { ResolvedEndpoint, SecretResolver } from "../endpoint/secret-resolv
 export type { ExpiringSecret } from "../endpoint/secret-set";
 export { type ErrorCode, STATUS_BY_CODE, WebhookVerificationError } from "../errors";
 export type { DeliveryEvent } from "../event";
+export { type EventMap, MESSAGE_EVENT_TYPES, type MessageEvent, type MessageEvents } from "../event-map";
 export type { ErrorListener } from "../receiver/dispatcher";
-export { type EventMap, MESSAGE_EVENT_TYPES, type MessageEvent, type MessageEvents } from "../receiver/events";
+export type { ReceiveErrorInfo } from "../receiver/error-info";
 export type { DeliveryContext, Handler } from "../receiver/handlers";
 export type { Logger, ReceiverOptions } from "../receiver/options";
 export { type EventOrder, messageStatusOrder } from "../receiver/order";
 export type { DeliveryOutcome, OutcomeListener } from "../receiver/outcome";
-export { createReceiver, type ReceiveErrorInfo, Receiver } from "../receiver/receiver";
+export { createReceiver, Receiver } from "../receiver/receiver";
 export type { DeliveryStore } from "../store/delivery-store";
 export { MemoryStore, type MemoryStoreOptions } from "../store/memory-store";
 export { SIGNATURE_HEADER } from "../verification/constants";

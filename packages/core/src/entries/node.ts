@@ -2,4 +2,4 @@
 // Kept out of the main entry so Web-only bundles (edge functions, Workers) never carry them.
 export { type NodeRequestLike, readNodeBody, readNodeStream } from "../body/node-stream";
 export { decodeWireBody } from "../body/wire-bytes";
-export { handleNodeRequest, type NodeRequestOptions, type NodeResponseLike, writeNodeResponse } from "../http/node";
+export { handleNodeRequest, type NodeRequestOptions, type NodeResponseLike, writeNodeResponse } from "../serve/node";

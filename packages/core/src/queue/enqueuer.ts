@@ -1,8 +1,8 @@
+import { within } from "../ground/within";
 import type { DeliveryContext } from "../receiver/handlers";
 import { type BatchOptions, GroupCommit } from "./group-commit";
 import type { EnqueueHook, EnqueueTrace } from "./job-trace";
 import { type QueuedDelivery, toQueuedDelivery } from "./queued-delivery";
-import { within } from "./within";
 
 /**
  * A Receiver handler that enqueues each event (what every engine's `enqueueTo` returns).

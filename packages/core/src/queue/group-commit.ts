@@ -1,4 +1,4 @@
-import { positiveInteger } from "../positive-integer";
+import { positiveInteger } from "../ground/positive-integer";
 
 /**
  * How concurrent enqueues share one engine write.

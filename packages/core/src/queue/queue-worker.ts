@@ -1,10 +1,10 @@
 import type { DeliveryEvent } from "../event";
-import { positiveInteger } from "../positive-integer";
+import type { EventMap, MessageEvents } from "../event-map";
+import { errorFacts, type Logger, type SafeLogger, safeLogger } from "../ground/logger";
+import { positiveInteger } from "../ground/positive-integer";
 import { encodeLabel, endpointKey } from "../receiver/delivery-key";
 import { Dispatcher, type ErrorListener, notifyListeners } from "../receiver/dispatcher";
-import type { EventMap, MessageEvents } from "../receiver/events";
 import type { AnyEvent, Handler } from "../receiver/handlers";
-import { errorFacts, type Logger, type SafeLogger, safeLogger } from "../receiver/logger";
 import { DEFAULT_DONE_TTL_MS, DEFAULT_LEASE_MS } from "../receiver/options";
 import { claimInOrder, type EventOrder, orderWaitMs, positionOf } from "../receiver/order";
 import { type HandlerRun, type OutcomeListener, preciseNow } from "../receiver/outcome";

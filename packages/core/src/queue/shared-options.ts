@@ -1,5 +1,5 @@
-import { positiveInteger } from "../positive-integer";
-import type { EventMap, MessageEvents } from "../receiver/events";
+import type { EventMap, MessageEvents } from "../event-map";
+import { positiveInteger } from "../ground/positive-integer";
 import type { BatchOptions } from "./group-commit";
 import type { QueueWorkerOptions } from "./queue-worker";
 

@@ -1,10 +1,10 @@
 import type { DeliveryEvent } from "../event";
-import type { EventMap } from "./events";
+import type { EventMap } from "../event-map";
+import { errorFacts, type SafeLogger } from "../ground/logger";
+import { isPromiseLike } from "../ground/promise-like";
+import type { ReceiveErrorInfo } from "./error-info";
 import type { AnyEvent, DeliveryInfo, Handler } from "./handlers";
-import { errorFacts, type SafeLogger } from "./logger";
 import type { HandlerRun } from "./outcome";
-import { isPromiseLike } from "./promise-like";
-import type { ReceiveErrorInfo } from "./receiver";
 import { timedHandler } from "./timed-handler";
 
 /**

@@ -1,5 +1,5 @@
+import type { EventMap } from "../event-map";
 import type { HeaderSource } from "../http/headers";
-import type { EventMap } from "./events";
 
 /** What every handler learns about a delivery besides the event, whether it runs in the request or in a worker. */
 export interface DeliveryInfo {

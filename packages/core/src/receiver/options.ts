@@ -3,14 +3,14 @@ import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from "../body/limits"
 import type { SecretResolver } from "../endpoint/secret-resolver";
 import { type EndpointSecret, toSecretSet } from "../endpoint/secret-set";
 import type { DeliveryEvent } from "../event";
-import { positiveInteger } from "../positive-integer";
+import type { EventMap } from "../event-map";
+import { type Logger, safeLogger } from "../ground/logger";
+import { positiveInteger } from "../ground/positive-integer";
 import type { Scheme } from "../schemes/scheme";
 import { SERVICE_SIGNATURE } from "../schemes/service-signature";
 import { type DeliveryStore, requireOrderedStore } from "../store/delivery-store";
 import { MemoryStore } from "../store/memory-store";
 import { resolveTolerance, type VerifyOptions } from "../verification/tolerance";
-import type { EventMap } from "./events";
-import { type Logger, safeLogger } from "./logger";
 import { type EventOrder, orderWaitMs } from "./order";
 import type { StandardSchemaV1 } from "./standard-schema";
 
@@ -186,6 +186,6 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
   };
 }
 
-export type { Logger } from "./logger";
+export type { Logger } from "../ground/logger";
 
 export type ResolvedReceiverOptions = ReturnType<typeof resolveReceiverOptions>;

@@ -1,8 +1,8 @@
 import type { DeliveryEvent } from "../event";
+import type { EventMap, MessageEvents } from "../event-map";
+import { isPromiseLike } from "../ground/promise-like";
 import type { ObjectPosition, OrderedClaimResult, OrderedDeliveryStore } from "../store/delivery-store";
-import type { EventMap, MessageEvents } from "./events";
 import type { AnyEvent } from "./handlers";
-import { isPromiseLike } from "./promise-like";
 
 /**
  * How events are ordered: which object an event is about (`key`) and where it stands in that object's history

@@ -1,7 +1,7 @@
+import { isPromiseLike } from "../ground/promise-like";
 import type { Handler } from "./handlers";
 import type { HandlerRun } from "./outcome";
 import { preciseNow } from "./outcome";
-import { isPromiseLike } from "./promise-like";
 
 /** Wraps a handler so each run is recorded in `runs` (only while something listens for outcomes). */
 export function timedHandler<Context>(

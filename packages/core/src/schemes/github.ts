@@ -1,5 +1,5 @@
+import type { EventMap } from "../event-map";
 import type { HeaderSource } from "../http/headers";
-import type { EventMap } from "../receiver/events";
 import { isHexSha256 } from "../verification/formats";
 import { defineScheme } from "./define";
 import { malformed, noSignature, requiredHeader, typeHeader } from "./headers";

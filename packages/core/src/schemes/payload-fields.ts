@@ -1,5 +1,5 @@
 import type { DeliveryEvent } from "../event";
-import { numberSource } from "../receiver/number-source";
+import { numberSource } from "../ground/number-source";
 
 export const nonEmptyString = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
 

@@ -1,8 +1,8 @@
 import type { SecretKind } from "../crypto/secret-kind";
 import type { DeliveryEvent } from "../event";
+import type { EventMap } from "../event-map";
 import type { HeaderSource } from "../http/headers";
 import type { ReceiveResult } from "../http/result";
-import type { EventMap } from "../receiver/events";
 import type { RawPayload } from "../verification/payload";
 import type { Secret } from "../verification/secrets";
 import type { SignedDelivery, VerifyResult } from "../verification/signed-delivery";

@@ -1,6 +1,6 @@
 import { hmacSecretKind, UTF8_SECRET } from "../crypto/secret-kind";
+import type { MessageEvents } from "../event-map";
 import { headerValue } from "../http/headers";
-import type { MessageEvents } from "../receiver/events";
 import { SIGNATURE_HEADER } from "../verification/constants";
 import { sign } from "../verification/sign";
 import { parseSignedDelivery } from "../verification/signed-delivery";

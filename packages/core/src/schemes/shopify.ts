@@ -1,4 +1,4 @@
-import type { EventMap } from "../receiver/events";
+import type { EventMap } from "../event-map";
 import { isBase64Sha256 } from "../verification/formats";
 import { defineScheme } from "./define";
 import { noSignature, requiredHeader, typeHeader } from "./headers";

@@ -1,7 +1,7 @@
 import { UTF8_SECRET } from "../crypto/secret-kind";
 import type { DeliveryEvent } from "../event";
+import type { EventMap } from "../event-map";
 import type { ReceiveResult } from "../http/result";
-import type { EventMap } from "../receiver/events";
 import { isHexSha256 } from "../verification/formats";
 import { defineScheme } from "./define";
 import { noSignature, requiredHeader, timestampOf } from "./headers";

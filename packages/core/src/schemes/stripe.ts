@@ -1,6 +1,6 @@
 import type { SecretFormat } from "../crypto/signed-content";
 import { WebhookVerificationError } from "../errors";
-import type { EventMap } from "../receiver/events";
+import type { EventMap } from "../event-map";
 import { parseHeaderDetailed } from "../verification/signature-header";
 import { defineScheme } from "./define";
 import { requiredHeader } from "./headers";

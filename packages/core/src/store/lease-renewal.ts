@@ -1,4 +1,4 @@
-import { startSharedDeadline } from "../shared-deadline";
+import { startSharedDeadline } from "../ground/shared-deadline";
 import type { DeliveryStore, ObjectPosition } from "./delivery-store";
 
 /** Renewals per lease: a renewal that fails is tried again twice before the lease can run out. */

@@ -1,5 +1,5 @@
-import { positiveInteger } from "../positive-integer";
-import { type Logger, type SafeLogger, safeLogger } from "../receiver/logger";
+import { type Logger, type SafeLogger, safeLogger } from "../ground/logger";
+import { positiveInteger } from "../ground/positive-integer";
 import type { ClaimResult, DeliveryStore, ObjectPosition, OrderedClaimResult } from "./delivery-store";
 
 /**

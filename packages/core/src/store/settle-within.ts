@@ -1,4 +1,4 @@
-import { within } from "../queue/within";
+import { within } from "../ground/within";
 
 const FIRST_WAIT_MS = 50;
 const LONGEST_WAIT_MS = 1000;

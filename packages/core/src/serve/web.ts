@@ -1,6 +1,6 @@
 import { readWebBody } from "../body/web-request";
 import { type TargetSource, targetOf } from "../endpoint/request-target";
-import type { EventMap } from "../receiver/events";
+import type { EventMap } from "../event-map";
 import type { Receiver } from "../receiver/receiver";
 
 /**

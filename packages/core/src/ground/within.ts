@@ -1,4 +1,4 @@
-import { startSharedDeadline } from "../shared-deadline";
+import { startSharedDeadline } from "./shared-deadline";
 
 /**
  * Fails an engine call that has not settled within `ms` (up to an eighth more): a client that queues commands while

@@ -2,10 +2,10 @@ import { type BodyLimits, withinLimit } from "../body/limits";
 import { type NodeRequestLike, readNodeWithin } from "../body/node-stream";
 import { decodeWireBody } from "../body/wire-bytes";
 import { type TargetSource, targetOf } from "../endpoint/request-target";
+import type { EventMap } from "../event-map";
+import type { ReceiveResult } from "../http/result";
 import type { DeliverySlot } from "../receiver/admission";
-import type { EventMap } from "../receiver/events";
 import type { Receiver } from "../receiver/receiver";
-import type { ReceiveResult } from "./result";
 
 /**
  * The parts of Node's `ServerResponse` we use.
