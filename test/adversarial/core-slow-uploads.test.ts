@@ -110,6 +110,26 @@ describe.each(TARGETS)("$name: slow uploads", (target) => {
     expect(attackerAnswers.get("408 body_too_slow") ?? 0).toBeGreaterThan(0);
   }, 120_000);
 
+  it("answers a delivery past maxConcurrentDeliveries 503 before reading its body, also where the framework parses it", async () => {
+    const receiver = createReceiver({
+      secret: SECRET,
+      maxConcurrentDeliveries: 1,
+      minBodyBytesPerSecond: 0,
+      logger: { error() {}, warn() {} },
+    });
+    const arrivals = countArrivals(receiver);
+    const app = await target.start(receiver);
+    running = app;
+    const holding = openSlowUpload(app.url as string, WEBHOOK_PATH, UNSIGNED, 1);
+    uploads.add(holding);
+    await until(() => arrivals() >= 1);
+    // Its body never comes: only an answer given before reading it can arrive.
+    const shed = openSlowUpload(app.url as string, WEBHOOK_PATH, UNSIGNED, 1);
+    uploads.add(shed);
+    const answer = await shed.answer;
+    expect([answer?.status, JSON.parse(answer?.body ?? "{}").error?.code]).toEqual([503, "overloaded"]);
+  }, 60_000);
+
   it("cuts a lone upload slower than minBodyBytesPerSecond once bodyRateGraceMs passed, and keeps one that keeps up", async () => {
     const { receiver, handled } = quietReceiver({ minBodyBytesPerSecond: 240, bodyRateGraceMs: 100 });
     const app = await target.start(receiver);

@@ -26,23 +26,6 @@ export interface DeliverySlot {
   readonly release: () => void;
 }
 
-class Slot implements DeliverySlot {
-  #held: boolean;
-
-  constructor(
-    private readonly admission: Admission,
-    readonly admitted: boolean,
-  ) {
-    this.#held = admitted;
-  }
-
-  readonly release = (): void => {
-    if (!this.#held) return;
-    this.#held = false;
-    this.admission.release();
-  };
-}
-
 /**
  * `maxConcurrentDeliveries`: how many deliveries are between the start of their body's read and their answer. When
  * every slot is taken, the body furthest behind `minBodyBytesPerSecond` since its read began (grace or not) is cut
@@ -69,7 +52,13 @@ export class Admission implements ReadingBodies {
 
   /** A slot object, for adapters that admit before the framework reads the body. */
   slot(): DeliverySlot {
-    return new Slot(this, this.take());
+    const admitted = this.take();
+    let held = admitted;
+    const release = () => {
+      if (held) this.release();
+      held = false;
+    };
+    return { admitted, release };
   }
 
   release(): void {
