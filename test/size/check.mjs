@@ -15,7 +15,7 @@ const BUDGETS = [
   { name: "import { verify }", code: 'export { verify } from "@tidings/core";', limit: 2 * KB },
   // Reported, not budgeted: what a Worker (Web Crypto path) pays.
   { name: "import { verifyAsync }", code: 'export { verifyAsync } from "@tidings/core";', limit: undefined },
-  { name: "the whole core (export *)", code: 'export * from "@tidings/core";', limit: 12 * KB },
+  { name: "the whole core (export *)", code: 'export * from "@tidings/core";', limit: 12.5 * KB },
   // Every sender's scheme at once; each alone is less (they are separate modules, tree-shaken).
   {
     name: "every scheme (@tidings/core/schemes, export *)",

@@ -1,4 +1,4 @@
-import { encoder } from "../verification/payload";
+import { encoder } from "../ground/utf8";
 import type { SecretFormat } from "./signed-content";
 
 /** What a secret verifies: an HMAC key, or an ed25519 public key (`whpk_…`). */

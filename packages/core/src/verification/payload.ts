@@ -1,9 +1,8 @@
 import { WebhookVerificationError } from "../errors";
+import { encoder } from "../ground/utf8";
 
 /** What a caller may hand us as the body: the exact bytes received, or text that encodes to them in UTF-8. */
 export type RawPayload = string | Uint8Array | ArrayBuffer;
-
-export const encoder = /* @__PURE__ */ new TextEncoder();
 
 /** The payload's bytes, or undefined when it is not raw (typically an object a body parser produced). */
 export function payloadBytes(payload: unknown): Uint8Array | undefined {
