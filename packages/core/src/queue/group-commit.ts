@@ -1,4 +1,4 @@
-import { positiveInteger } from "../ground/positive-integer";
+import { positiveInteger } from "../ground/whole-numbers";
 
 /**
  * How concurrent enqueues share one engine write.

@@ -1,7 +1,7 @@
 import type { DeliveryEvent } from "../event";
 import type { EventMap, MessageEvents } from "../event-map";
 import { errorFacts, type Logger, type SafeLogger, safeLogger } from "../ground/logger";
-import { positiveInteger } from "../ground/positive-integer";
+import { positiveInteger } from "../ground/whole-numbers";
 import { encodeLabel, endpointKey } from "../receiver/delivery-key";
 import { Dispatcher, type ErrorListener, notifyListeners } from "../receiver/dispatcher";
 import type { AnyEvent, Handler } from "../receiver/handlers";

@@ -1,5 +1,5 @@
 import type { EventMap, MessageEvents } from "../event-map";
-import { positiveInteger } from "../ground/positive-integer";
+import { positiveInteger, wholeNumber } from "../ground/whole-numbers";
 import type { BatchOptions } from "./group-commit";
 import type { QueueWorkerOptions } from "./queue-worker";
 
@@ -246,10 +246,7 @@ export function resolveEnqueueOptions(
         : "";
     throw new TypeError(`enqueueTo: retryBackoff must be "exponential" or "fixed"${was}`);
   }
-  const retryDelaySeconds = value("retryDelaySeconds");
-  if (!Number.isSafeInteger(retryDelaySeconds) || retryDelaySeconds < 0) {
-    throw new TypeError("enqueueTo: retryDelaySeconds must be a whole number of seconds, 0 or more");
-  }
+  const retryDelaySeconds = wholeNumber(value("retryDelaySeconds"), "enqueueTo: retryDelaySeconds");
   const keepVerifiedBody = value("keepVerifiedBody");
   if (typeof keepVerifiedBody !== "boolean") throw new TypeError("enqueueTo: keepVerifiedBody must be true or false");
   return {

@@ -5,7 +5,7 @@ import { type EndpointSecret, toSecretSet } from "../endpoint/secret-set";
 import type { DeliveryEvent } from "../event";
 import type { EventMap } from "../event-map";
 import { type Logger, safeLogger } from "../ground/logger";
-import { positiveInteger } from "../ground/positive-integer";
+import { positiveInteger, wholeNumber } from "../ground/whole-numbers";
 import type { Scheme } from "../schemes/scheme";
 import { SERVICE_SIGNATURE } from "../schemes/service-signature";
 import { type DeliveryStore, requireOrderedStore } from "../store/delivery-store";
@@ -110,12 +110,6 @@ export const DEFAULT_HANDLER_TIMEOUT_MS = 30_000;
 export const DEFAULT_DONE_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_RESOLVER_TIMEOUT_MS = 5000;
 export const DEFAULT_MAX_CONCURRENT_DELIVERIES = 256;
-
-/** An option that may be zero (turned off) or a positive whole number; TypeError at setup otherwise. */
-function wholeNumber(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`${name} must be 0 or a positive whole number`);
-  return value;
-}
 
 function schemeList(scheme: Scheme | readonly Scheme[]): readonly Scheme[] {
   const list: readonly Scheme[] = Array.isArray(scheme) ? scheme : [scheme as Scheme];

@@ -1,6 +1,7 @@
 import type { DeliveryEvent } from "../event";
 import type { EventMap, MessageEvents } from "../event-map";
 import { isPromiseLike } from "../ground/promise-like";
+import { wholeNumber } from "../ground/whole-numbers";
 import type { ObjectPosition, OrderedClaimResult, OrderedDeliveryStore } from "../store/delivery-store";
 import type { AnyEvent } from "./handlers";
 
@@ -61,8 +62,7 @@ export const DEFAULT_ORDER_WAIT_MS = 1000;
 
 /** `orderWaitMs`, checked at setup: a whole number of ms, zero allowed (no wait). */
 export function orderWaitMs(value = DEFAULT_ORDER_WAIT_MS): number {
-  if (!Number.isSafeInteger(value) || value < 0) throw new TypeError("orderWaitMs must be a whole number ≥ 0");
-  return value;
+  return wholeNumber(value, "orderWaitMs");
 }
 
 /** The event's object (in `scope`, if any) and position, or undefined when it is not ordered. */

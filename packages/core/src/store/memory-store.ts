@@ -1,5 +1,5 @@
 import { type Logger, type SafeLogger, safeLogger } from "../ground/logger";
-import { positiveInteger } from "../ground/positive-integer";
+import { positiveInteger } from "../ground/whole-numbers";
 import type { ClaimResult, DeliveryStore, ObjectPosition, OrderedClaimResult } from "./delivery-store";
 
 /**

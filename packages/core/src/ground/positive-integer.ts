@@ -1,5 +1,0 @@
-/** An option that must be a whole number above zero; TypeError at setup otherwise. */
-export function positiveInteger(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value <= 0) throw new TypeError(`${name} must be a positive whole number`);
-  return value;
-}
