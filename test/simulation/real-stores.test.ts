@@ -9,7 +9,7 @@ import { runWorkerSchedule, workerProperty, workerScheduleArbitraries } from "./
 import { START } from "./world";
 
 // Tens of schedules per store and world: a real store costs a round trip per call (README.md, "Real stores").
-const RUNS = Number(process.env.SIMULATION_STORE_RUNS ?? 25);
+const RUNS = Number(process.env.SIMULATION_STORE_RUNS ?? 60);
 const seed = process.env.SIMULATION_SEED === undefined ? undefined : Number(process.env.SIMULATION_SEED);
 const settings = DEFAULT_SETTINGS;
 

@@ -5,7 +5,7 @@ import { assertSchedules } from "./report";
 import { DEFAULT_SETTINGS } from "./schedule";
 
 // CI's share of the search; `npm run simulate -- --runs N` runs more (README.md).
-const RUNS = Number(process.env.SIMULATION_RUNS ?? 3000);
+const RUNS = Number(process.env.SIMULATION_RUNS ?? 8000);
 const seed = process.env.SIMULATION_SEED === undefined ? undefined : Number(process.env.SIMULATION_SEED);
 
 describe("the Receiver under seeded schedules of deliveries, retries and faults", () => {

@@ -25,7 +25,7 @@ export function failureReport<T>(details: fc.RunDetails<T>, search: Search): str
   ].join("\n");
 }
 
-/** Runs a search; a failure throws its full report, seed and replay commands first. */
+/** Runs a search; a failure throws its full report: the seed first, the replay commands last. */
 export async function assertSchedules<T>(
   property: fc.IAsyncProperty<T>,
   search: Search,
@@ -33,7 +33,7 @@ export async function assertSchedules<T>(
 ): Promise<void> {
   const details = await fc.check(property, { numRuns: search.runs, ...(seed !== undefined && { seed }) });
   if (!details.failed) return;
-  const report = failureReport(details, search);
-  const [replay] = report.split("\n").filter((line) => line.startsWith("replay the search"));
-  throw new Error(`${replay} (seed ${details.seed})\n\n${report}`);
+  throw new Error(
+    `${search.world} schedules on ${search.store} failed, seed ${details.seed}\n\n${failureReport(details, search)}`,
+  );
 }

@@ -54,7 +54,7 @@ type Renew = NonNullable<DeliveryStore["renew"]>;
  * A real store behind an AnswerGate. `scale` multiplies every duration it passes on (leases and TTLs): a store that
  * keeps time on its own clock is given durations in its own units (see `redisStores`).
  */
-class GatedStore implements DeliveryStore {
+export class GatedStore implements DeliveryStore {
   readonly renew?: Renew;
 
   constructor(

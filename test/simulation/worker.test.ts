@@ -5,7 +5,7 @@ import { DEFAULT_SETTINGS } from "./schedule";
 import { runWorkerSchedule, workerProperty, workerScheduleArbitraries } from "./worker-schedule";
 
 // CI's share of the search; `npm run simulate -- --world worker --runs N` runs more (README.md).
-const RUNS = Number(process.env.SIMULATION_RUNS ?? 3000);
+const RUNS = Number(process.env.SIMULATION_RUNS ?? 8000);
 const seed = process.env.SIMULATION_SEED === undefined ? undefined : Number(process.env.SIMULATION_SEED);
 
 describe("queue workers with order under an at-least-once engine, seeded schedules of jobs and faults", () => {
