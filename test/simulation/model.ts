@@ -310,6 +310,11 @@ export class ReferenceModel {
     for (const run of this.runs) if (run.request === request) run.engineLapse ??= why;
   }
 
+  /** The engine forgot every job of the event: its runs so far may be run again where no claim stops them. */
+  eventForgotten(eventId: string, why: string): void {
+    for (const run of this.runs) if (run.event.id === eventId) run.engineLapse ??= why;
+  }
+
   /** An hour after the schedule, no claim is still held: a renewal never outlives its handlers. */
   checkQuiet(): void {
     for (const lease of this.#leases.values()) {

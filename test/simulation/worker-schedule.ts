@@ -29,7 +29,7 @@ class Enqueue extends Step<World> {
   }
 }
 
-const PROCESSES = 2;
+const PROCESSES = 3;
 
 function commands(settings: ScheduleSettings): fc.Arbitrary<Iterable<Command<World>>> {
   const pool = events(settings);

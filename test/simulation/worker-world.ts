@@ -160,21 +160,17 @@ export class WorkerWorld extends SimWorld<WorkerProcess> {
       this.model.note(`enqueue ${event.id}: job ${id} is kept (${kept.state}), nothing added`);
       return;
     }
-    if (this.#starts.has(id)) {
-      // The engine forgot the job: a copy runs again unless a claim stops it.
-      for (const run of this.model.runs) {
-        if (run.event.id === event.id) run.engineLapse ??= "its job was removed once completed, then enqueued again";
-      }
-    }
-    const body = new TextEncoder().encode(JSON.stringify(payloadOf(event)));
+    // The engine forgot the job: a copy runs again unless a claim stops it.
+    if (this.#starts.has(id)) this.model.eventForgotten(event.id, "its job was removed once completed, then enqueued");
+    const payload = payloadOf(event);
     const data = toQueuedDelivery(
-      payloadOf(event),
+      payload,
       {
-        type: payloadOf(event).type,
+        type: payload.type,
         deliveryKey: id,
         timestamp: Math.floor(this.clock.wallNow() / 1000),
         secretIndex: 0,
-        verifiedBody: body,
+        verifiedBody: new TextEncoder().encode(JSON.stringify(payload)),
         headers: {},
       },
       false,
