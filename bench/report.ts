@@ -13,6 +13,7 @@ import type { OrderResults } from "./order/suite";
 import { queueTargets, renderQueue } from "./queue/report";
 import type { QueueResults } from "./queue/suite";
 import { renderSchemes, type SchemeResults } from "./schemes/suite";
+import { renderSecrets, type SecretResults } from "./secrets/suite";
 import type { VerifyResults, VerifyRow } from "./verify/suite";
 
 /** What the suites measured: the rows their sections, targets and charts are drawn from. */
@@ -25,6 +26,7 @@ export interface Results {
   hostile?: HostileRow[] | undefined;
   queue?: QueueResults | undefined;
   schemes?: SchemeResults | undefined;
+  secrets?: SecretResults | undefined;
 }
 
 /** The results each suite writes (the instructions suite counts what `order` costs too). */
@@ -36,6 +38,7 @@ export const SUITE_RESULTS: Record<SuiteName, readonly (keyof Results)[]> = {
   hostile: ["hostile"],
   queue: ["queue"],
   schemes: ["schemes"],
+  secrets: ["secrets"],
 };
 
 export interface RunReport extends Results {
@@ -327,7 +330,7 @@ function machineSection(report: RunReport): string {
     "npm run bench            # at the root: turbo run build, then the line below",
     "npm run bench --workspace @tidings/bench --   # = cd bench && node --import tsx/esm run.ts",
     "npm run bench -- --quick # CI smoke test: every benchmark once, tiny durations, fails only if one throws",
-    "# options: --only=verify,http,memory,instructions,hostile,queue,schemes  --frameworks=express,fastify,...  --engines=bullmq,pg-boss  --rounds=N  --out=FILE",
+    "# options: --only=verify,http,memory,instructions,hostile,queue,schemes,secrets  --frameworks=express,fastify,...  --engines=bullmq,pg-boss  --rounds=N  --out=FILE",
     "# a run of some suites (--only) into an existing report replaces only their sections and target rows",
     "# --rerender: the sections and charts of the suites (--only, default all) drawn again from bench-charts/*.json",
     "```",
@@ -345,6 +348,7 @@ export const SECTION_KEYS: Record<SuiteName, readonly string[]> = {
   queue: ["## 5."],
   hostile: ["## Hostile unsigned requests"],
   schemes: ["## Schemes"],
+  secrets: ["## Secrets"],
 };
 
 /** The machine table's row for a run of some suites folded into a full report. */
@@ -374,6 +378,7 @@ export function renderReport(report: RunReport): string {
   if (report.hostile) sections.push(renderHostile(report.hostile), "");
   if (report.queue) sections.push(renderQueue(report.queue), "", ...chartLines(report, "queue"));
   if (report.schemes) sections.push(renderSchemes(report.schemes, chartLines(report, "schemes")));
+  if (report.secrets) sections.push(renderSecrets(report.secrets));
   if (report.order) sections.push(renderOrder(report.order));
   return sections.join("\n");
 }

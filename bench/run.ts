@@ -21,6 +21,7 @@ import { runQueueSuite } from "./queue/suite";
 import { type Results, type RunReport, renderReport, SECTION_KEYS, separateRunRow } from "./report";
 import { mergeReport } from "./report-merge";
 import { runSchemesSuite } from "./schemes/suite";
+import { runSecretsSuite } from "./secrets/suite";
 import { runVerifySuite } from "./verify/suite";
 
 const args = process.argv.slice(2);
@@ -68,6 +69,7 @@ const runs: Record<SuiteName, () => Promise<Results>> = {
   hostile: async () => ({ hostile: await runHostileSuite(options.quick, log) }),
   queue: async () => ({ queue: await runQueueSuite(options.queue, options.engines, log) }),
   schemes: async () => ({ schemes: await runSchemesSuite({ quick: options.quick }, log) }),
+  secrets: async () => ({ secrets: await runSecretsSuite({ quick: options.quick }, log) }),
 };
 
 const started = performance.now();

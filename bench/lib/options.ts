@@ -1,5 +1,5 @@
 /** What to run and for how long: `--quick` (CI: every benchmark once, tiny durations) or the full measurement. */
-export type SuiteName = "verify" | "http" | "memory" | "instructions" | "hostile" | "queue" | "schemes";
+export type SuiteName = "verify" | "http" | "memory" | "instructions" | "hostile" | "queue" | "schemes" | "secrets";
 
 export interface VerifySettings {
   rounds: number;
@@ -83,7 +83,16 @@ export interface Options {
   queue: QueueSettings;
 }
 
-export const SUITES: readonly SuiteName[] = ["verify", "http", "memory", "instructions", "hostile", "queue", "schemes"];
+export const SUITES: readonly SuiteName[] = [
+  "verify",
+  "http",
+  "memory",
+  "instructions",
+  "hostile",
+  "queue",
+  "schemes",
+  "secrets",
+];
 const KIB = 1024;
 const SIZES = [256, 4 * KIB, 64 * KIB, 1024 * KIB] as const;
 

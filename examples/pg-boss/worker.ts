@@ -12,7 +12,7 @@ export interface WorkerOptions {
 
 /** The worker process: the same typed handlers a Receiver takes, run from the queue with retries. */
 export function startWorker({ boss, queue, log = console.log }: WorkerOptions) {
-  const worker = createWorker({ boss, queue, concurrency: 8, pollingIntervalSeconds: 0.5 });
+  const worker = createWorker({ boss, queue, concurrency: 8, pgBoss: { pollingIntervalSeconds: 0.5 } });
   worker.on(MESSAGE_EVENT_TYPES, async (event, context) => {
     await saveEvent(boss, event, context.deliveryKey);
     log(formatEvent(event));

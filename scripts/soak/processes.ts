@@ -51,7 +51,7 @@ async function receiver(): Promise<void> {
   // A receiver killed mid-delivery leaves its claim in flight until the lease ends: shorter than the default minute.
   const app = createReceiver({ secret: SECRET, store: store(), leaseMs: 10_000, logger: { error() {}, warn() {} } });
   if (ENGINE === "pg-boss") {
-    app.onAny(pgBossEnqueue({ boss: await boss(), queue: QUEUE }, { expireInSeconds: 10, attempts: 20 }));
+    app.onAny(pgBossEnqueue({ boss: await boss(), queue: QUEUE }, { attempts: 20, pgBoss: { expireInSeconds: 10 } }));
   } else {
     const queue = new Queue(QUEUE, { connection: redisOptions });
     queue.on("error", () => {});
@@ -75,14 +75,19 @@ async function worker(): Promise<void> {
   const options = { order: messageStatusOrder, store: store(), leaseMs: LEASE_MS, logger: { error() {} } };
   const running =
     ENGINE === "pg-boss"
-      ? pgBossWorker({ boss: await boss(), queue: QUEUE, concurrency: 8, pollingIntervalSeconds: 0.5, ...options })
+      ? pgBossWorker({
+          boss: await boss(),
+          queue: QUEUE,
+          concurrency: 8,
+          pgBoss: { pollingIntervalSeconds: 0.5 },
+          ...options,
+        })
       : bullmqWorker({
           queue: QUEUE,
           connection: redisOptions,
           concurrency: 8,
           ...options,
-          stalledInterval: 2000,
-          maxStalledCount: 100,
+          bullmq: { stalledInterval: 2000, maxStalledCount: 100 },
         });
   running.onAny(async (received) => {
     const event = received as MessageEvent<string, string>;

@@ -41,7 +41,7 @@ afterAll(async () => {
   await cluster?.remove();
 });
 
-// The order steps touch an object's key and an event's key in one script, which the store hash-tags into one slot.
+// The order steps touch an object's keys and the event's key in one script: the prefix's hash tag puts them in one slot.
 let twinClient: Cluster;
 beforeAll(() => {
   twinClient = connect();
@@ -49,8 +49,8 @@ beforeAll(() => {
 afterAll(() => twinClient?.disconnect());
 describeStoreContract(
   "RedisStore on a three-master Redis Cluster",
-  () => new RedisStore({ client, prefix: "contract:" }),
-  { twin: () => new RedisStore({ client: twinClient, prefix: "contract:" }) },
+  () => new RedisStore({ client, prefix: "{contract}:" }),
+  { twin: () => new RedisStore({ client: twinClient, prefix: "{contract}:" }) },
 );
 
 // A claim whose master died before its replica had it is gone; one whose done mark could not be written stays in
@@ -111,7 +111,7 @@ describe("the BullMQ hand-off on a Redis Cluster (a hash-tagged prefix keeps eac
     const worker = createWorker<MessageEvents>({
       queue: queue.name,
       connection: connect({ maxRetriesPerRequest: null }),
-      prefix: "{tidings}",
+      bullmq: { prefix: "{tidings}" },
     });
     try {
       const handled = new Map<string, number>();

@@ -39,6 +39,7 @@ export function listenOnLoopback(server: Server): Promise<RunningApp> {
     server.listen(0, "127.0.0.1", () => {
       const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       resolve({
+        url: baseUrl,
         send: (request) => sendOverHttp(baseUrl, WEBHOOK_PATH, request),
         sendPartial: (wire, bytes, ending) => sendPartialOverSocket(baseUrl, WEBHOOK_PATH, wire, bytes, ending),
         close: () => new Promise((done) => server.close(() => done())),

@@ -76,3 +76,56 @@ export function partialBodyStream(wire: WireRequest, bytes: number, ending: Part
 export function partialBodyReadable(wire: WireRequest, bytes: number, ending: PartialEnding): Readable {
   return Readable.fromWeb(partialBodyStream(wire, bytes, ending) as import("node:stream/web").ReadableStream);
 }
+
+/** A request whose body a client sends slowly (or not at all) over a socket of its own, which the test can destroy. */
+export interface SlowUpload {
+  /** The server's answer; undefined if the connection ended without one. */
+  answer: Promise<WireResponse | undefined>;
+  /** Ends the connection (after the test, or to stop sending). */
+  destroy(): void;
+}
+
+/**
+ * Over a real socket: the head announcing the whole body, its first `firstBytes` bytes, then one more byte every
+ * `byteEveryMs` (never, if undefined) until the server answers or the body is all sent.
+ */
+export function openSlowUpload(
+  baseUrl: string,
+  path: string,
+  wire: WireRequest,
+  firstBytes: number,
+  byteEveryMs?: number,
+): SlowUpload {
+  const { hostname, port } = new URL(baseUrl);
+  const body = Buffer.from(wire.body ?? new Uint8Array());
+  const headers = { ...wire.headers, host: `${hostname}:${port}`, "content-length": String(body.byteLength) };
+  const head = `${wire.method} ${path} HTTP/1.1\r\n${Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("")}\r\n`;
+  let sent = firstBytes;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const socket = connect(Number(port), hostname, () => {
+    socket.write(head);
+    socket.write(body.subarray(0, sent));
+    if (byteEveryMs === undefined) return;
+    timer = setInterval(() => {
+      if (sent >= body.byteLength || socket.destroyed) return clearInterval(timer);
+      socket.write(body.subarray(sent, ++sent));
+    }, byteEveryMs);
+  });
+  const answer = new Promise<WireResponse | undefined>((resolve) => {
+    const received: Buffer[] = [];
+    let complete: WireResponse | undefined;
+    socket.on("data", (chunk: Buffer) => {
+      received.push(chunk);
+      complete = completeResponse(Buffer.concat(received).toString("utf8"));
+      if (complete) socket.destroy();
+    });
+    socket.on("close", () => {
+      clearInterval(timer);
+      resolve(complete);
+    });
+    socket.on("error", () => {});
+  });
+  return { answer, destroy: () => socket.destroy() };
+}

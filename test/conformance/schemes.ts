@@ -32,8 +32,9 @@ const KEYS: Record<Sender["scheme"], (n: string, headers: Record<string, string>
   "standard-webhooks": (_n, headers) => `event:${headers["webhook-id"]}`,
   svix: (_n, headers) => `event:${headers["svix-id"]}`,
   stripe: (n) => `event:evt_${n}`,
-  github: (n) => `event:delivery-${n}`,
-  shopify: (n) => `event:wh-${n}`,
+  // GitHub and Shopify sign no id: their deliveries are keyed by the signature (and Shopify's topic).
+  github: (_n, headers) => `event:github:${headers["x-hub-signature-256"]?.slice("sha256=".length)}`,
+  shopify: (_n, headers) => `event:shopify:orders/create:${headers["x-shopify-hmac-sha256"]}`,
   slack: (n) => `event:Ev${n}`,
 };
 

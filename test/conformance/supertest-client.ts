@@ -23,6 +23,7 @@ export async function listenWithSupertest(listener: RequestListener): Promise<Ru
   };
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
+    url: baseUrl,
     send,
     sendPartial: (wire, bytes, ending) => sendPartialOverSocket(baseUrl, WEBHOOK_PATH, wire, bytes, ending),
     close: () => new Promise((done) => server.close(() => done())),

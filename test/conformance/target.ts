@@ -23,6 +23,8 @@ export interface WireResponse {
 export type PartialEnding = "abort" | "stall";
 
 export interface RunningApp {
+  /** Where the app listens on loopback (`http://127.0.0.1:<port>`), for clients that write the bytes themselves. */
+  url?: string;
   send(request: WireRequest): Promise<WireResponse>;
   /**
    * Announces the whole body in Content-Length but sends only its first `bytes`, then aborts (resolves once the

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Consumer fixtures (`npm run test:consumers`): the packages as npm publishes them (`npm pack`), installed into a
 // project outside the repository, type-checked by tsc and run by node. See README.md beside this file.
-// Every TypeScript block of every README is type-checked there too, and everything under TypeScript 5.9 (the
-// repository's) and 7 (what `npm i typescript` installs).
+// Every TypeScript block of every README, and of every `@example` in the packages' sources, is type-checked there too,
+// and everything under TypeScript 5.9 (the repository's) and 7 (what `npm i typescript` installs).
 // Usage: node test/consumers/run.mjs [--keep] [--only=esm-bundler,esm-nodenext,cjs-require,readme-blocks]
 import { spawn, spawnSync } from "node:child_process";
 import {
@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureNodeBinaries, NODE_ALIASES, nodeBinary } from "../runtimes/lib/node-binaries.mjs";
+import { docExamples, locateInSources } from "./doc-examples.mjs";
 import { importedPackages, readmeBlocks } from "./readme-blocks.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -107,6 +108,23 @@ function rootVersion(name) {
   return JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")).version;
 }
 
+/** What to install for a name the repository has: its version, or `npm:<package>@<version>` for an alias (h3-v1). */
+function rootSpec(name) {
+  const manifest = JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8"));
+  return manifest.name === name ? manifest.version : `npm:${manifest.name}@${manifest.version}`;
+}
+
+/**
+ * An imported package and its @types package where the repository installs one (`pg` and `@types/pg`, as an app adds
+ * them); a types-only import of a name no package has (`import type … from "aws-lambda"`) is the @types package alone.
+ */
+function withTypes(name) {
+  const types = `@types/${name.replace(/^@([^/]+)\//, "$1__")}`;
+  const installed = (dependency) => existsSync(join(ROOT, "node_modules", dependency, "package.json"));
+  if (!installed(types)) return [name];
+  return installed(name) ? [name, types] : [types];
+}
+
 /** `npm pack` of each package: exactly the files npm would publish. */
 function pack(destination) {
   for (const name of PACKAGES) {
@@ -156,20 +174,20 @@ function assertInstalledFromTarballs(project) {
 const isolated = (block) =>
   block.installs.length > 0 && /^(README\.md|packages\/[^/]+\/README\.md)$/.test(block.readme);
 
-/** What the fixtures and README blocks import besides @tidings/*, plus the types apps add. */
+/** What the fixtures, README blocks and `@example` blocks import besides @tidings/*, plus the types apps add. */
 function peers(blocks) {
   const esm = readFileSync(join(HERE, "shared", "esm-consumer.mts"), "utf8");
   const cjs = readFileSync(join(HERE, "cjs-require", "index.cts"), "utf8");
   const required = [...cjs.matchAll(/require\("([^"]+)"\)/g)].map((match) => `import "${match[1]}";`).join("\n");
   const fixtureImports = [...importedPackages(esm), ...importedPackages(`${cjs}\n${required}`)];
-  const imported = blocks.flatMap((block) => importedPackages(block.code));
+  const imported = blocks.flatMap((block) => importedPackages(block.code)).flatMap(withTypes);
   return [...new Set([...fixtureImports, ...imported, ...TYPES])].filter((name) => !name.startsWith("@tidings/"));
 }
 
 function install(project, tarballs, peerNames) {
   const dependencies = {};
   for (const [name, file] of Object.entries(tarballs)) dependencies[name] = `file:tarballs/${file}`;
-  for (const name of peerNames) dependencies[name] = rootVersion(name);
+  for (const name of peerNames) dependencies[name] = rootSpec(name);
   for (const { version } of COMPILERS) if (version) dependencies.typescript = version;
   const manifest = { name: "tidings-consumers", private: true, dependencies };
   writeFileSync(join(project, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -235,21 +253,27 @@ async function typeCheckPerReadme(project, blocks, tarballs) {
   return (performance.now() - started) / 1000;
 }
 
-async function testFixture(project, fixture, blocks, tarballs) {
-  const sharedBlocks = fixture.blocks ? blocks.filter((block) => !isolated(block)) : [];
+async function testFixture(project, fixture, { blocks, examples, tarballs }) {
+  const sharedBlocks = fixture.blocks ? [...blocks.filter((block) => !isolated(block)), ...examples] : [];
   const dir = join(project, fixture.name);
   cpSync(join(HERE, fixture.name), dir, { recursive: true, filter: (path) => !/[\\/](dist|node_modules)$/.test(path) });
   if (fixture.source) cpSync(join(HERE, fixture.source), join(dir, "index.mts"));
   if (fixture.blocks) {
     for (const block of sharedBlocks) writeFileSync(join(dir, block.file), block.code);
-    console.log(`  ${sharedBlocks.length} blocks of the other Markdown files, in one project with every package`);
+    const markdown = sharedBlocks.length - examples.length;
+    console.log(`  ${markdown} blocks of the other Markdown files and ${examples.length} @example blocks of the`);
+    console.log("  packages' sources, in one project with every package");
   }
   const times = {};
   // The first compiler (the repository's) emits what node runs; the others only check.
   for (const [index, { name, tsc }] of COMPILERS.entries()) {
     if (fixture.blocks && sharedBlocks.length === 0) break;
     const args = [tsc, "-p", dir, ...(index > 0 || fixture.blocks ? ["--noEmit"] : [])];
-    times[name] = run(process.execPath, args, project, `${name}: tsc -p ${fixture.name}`).seconds;
+    try {
+      times[name] = run(process.execPath, args, project, `${name}: tsc -p ${fixture.name}`).seconds;
+    } catch (error) {
+      throw new Error(locateInSources(error.message, examples));
+    }
   }
   if (fixture.blocks) times["per-README projects"] = await typeCheckPerReadme(project, blocks, tarballs);
   if (fixture.output) {
@@ -278,13 +302,14 @@ async function main() {
     const packed = pack(join(project, "tarballs"));
     console.log(`  (${packed.seconds.toFixed(1)} s)`);
     const blocks = readmeBlocks(ROOT);
-    const peerNames = peers(blocks);
+    const examples = docExamples(ROOT);
+    const peerNames = peers([...blocks, ...examples]);
     console.log(`installing the tarballs, ${peerNames.join(", ")} and TypeScript 7`);
     console.log(`  (${install(project, packed.tarballs, peerNames).toFixed(1)} s)`);
     for (const fixture of fixtures) {
       console.log(`\n== ${fixture.name}`);
       try {
-        const times = await testFixture(project, fixture, blocks, packed.tarballs);
+        const times = await testFixture(project, fixture, { blocks, examples, tarballs: packed.tarballs });
         const timing = Object.entries(times).map(([name, seconds]) => `${name} ${seconds.toFixed(1)} s`);
         console.log(`ok ${fixture.name}: ${timing.join(", ")}`);
       } catch (error) {

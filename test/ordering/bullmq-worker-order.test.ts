@@ -92,11 +92,11 @@ describe("a BullMQ worker with order", () => {
   it("refuses order without a store, or with a store that keeps no order", () => {
     const connection = { host: "127.0.0.1", port: redis.port, lazyConnect: true };
     const plain: DeliveryStore = { claim: () => ({ state: "done" }), complete: () => true, release: () => true };
-    expect(() => createWorker({ queue: "q", connection, autorun: false, order: messageStatusOrder })).toThrow(
-      /`order` needs `store`/,
-    );
     expect(() =>
-      createWorker({ queue: "q", connection, autorun: false, order: messageStatusOrder, store: plain }),
+      createWorker({ queue: "q", connection, bullmq: { autorun: false }, order: messageStatusOrder }),
+    ).toThrow(/`order` needs `store`/);
+    expect(() =>
+      createWorker({ queue: "q", connection, bullmq: { autorun: false }, order: messageStatusOrder, store: plain }),
     ).toThrow(/claimInOrder/);
   });
 });

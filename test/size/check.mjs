@@ -15,12 +15,12 @@ const BUDGETS = [
   { name: "import { verify }", code: 'export { verify } from "@tidings/core";', limit: 2 * KB },
   // Reported, not budgeted: what a Worker (Web Crypto path) pays.
   { name: "import { verifyAsync }", code: 'export { verifyAsync } from "@tidings/core";', limit: undefined },
-  { name: "the whole core (export *)", code: 'export * from "@tidings/core";', limit: 10 * KB },
+  { name: "the whole core (export *)", code: 'export * from "@tidings/core";', limit: 12 * KB },
   // Every sender's scheme at once; each alone is less (they are separate modules, tree-shaken).
   {
     name: "every scheme (@tidings/core/schemes, export *)",
     code: 'export * from "@tidings/core/schemes";',
-    limit: 6 * KB,
+    limit: 6.5 * KB,
   },
   { name: "import { stripe } from schemes", code: 'export { stripe } from "@tidings/core/schemes";', limit: undefined },
 ];

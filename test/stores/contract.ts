@@ -43,6 +43,22 @@ async function afterExpiry<C extends { state: string }>(
   }
 }
 
+/**
+ * Waits until a lease of `LEASE_MS` taken now has run out, without touching the keys under test: a control key claimed
+ * after them is claimed again once its own lease has run out, and theirs, taken earlier, ran out before it.
+ */
+async function pastLease(store: DeliveryStore, options: StoreContractOptions, control: string): Promise<void> {
+  await claimToken(store, control, LEASE_MS);
+  tokenOf(await afterExpiry(options, "in-flight", () => store.claim(control, 10_000)));
+}
+
+/** `length` characters that no compression shrinks (a btree entry of PostgreSQL compresses repetitive text). */
+function noise(length: number): string {
+  return Array.from({ length: Math.ceil(length / 36) }, () => crypto.randomUUID())
+    .join("")
+    .slice(0, length);
+}
+
 function tokenOf(claim: { state: string; token?: string }): string {
   if (claim.state !== "claimed" || claim.token === undefined) throw new Error(`expected claimed, got ${claim.state}`);
   return claim.token;
@@ -106,6 +122,58 @@ export function describeStoreContract(
       expect(await store.claim(k, 10_000)).toEqual({ state: "done" });
     });
 
+    it("renews a claim before it expires: still in flight to others past its first lease", async () => {
+      const store = makeStore();
+      const k = key();
+      const token = await claimToken(store, k, LEASE_MS);
+      expect(await store.renew?.(k, token, 10_000)).toBe(true);
+      await pastLease(store, options, key());
+      expect(await store.claim(k, 10_000)).toEqual({ state: "in-flight" });
+      expect(await store.complete(k, token, 10_000)).toBe(true);
+      expect(await store.claim(k, 10_000)).toEqual({ state: "done" });
+    });
+
+    it("refuses renew, complete and release once the lease ran out, though nobody claimed the key since", async () => {
+      const store = makeStore();
+      const k = key();
+      const token = await claimToken(store, k, LEASE_MS);
+      expect(await store.renew?.(k, "not-the-token", 10_000)).toBe(false);
+      await pastLease(store, options, key());
+      expect(await store.renew?.(k, token, 10_000)).toBe(false);
+      expect(await store.complete(k, token, 10_000)).toBe(false);
+      expect(await store.release(k, token)).toBe(false);
+      expect(await store.claim(k, 10_000)).toMatchObject({ state: "claimed" });
+    });
+
+    it("does not let a late owner's renew disturb the claim that took over its expired lease", async () => {
+      const store = makeStore();
+      const k = key();
+      const late = await claimToken(store, k, LEASE_MS);
+      const current = tokenOf(await afterExpiry(options, "in-flight", () => store.claim(k, LEASE_MS)));
+      expect(await store.renew?.(k, late, 10_000)).toBe(false);
+      expect(await store.renew?.(k, current, 10_000)).toBe(true);
+      expect(await store.complete(k, current, 10_000)).toBe(true);
+      expect(await store.renew?.(k, current, 10_000)).toBe(false);
+      expect(await store.claim(k, 10_000)).toEqual({ state: "done" });
+    });
+
+    it("keeps keys of 3,000 and 10,000 characters: claimed once, done, and apart from each other", async () => {
+      const store = makeStore();
+      const run = key();
+      const keys = [3000, 10_000].flatMap((length) => {
+        const long = run + noise(length - run.length - 1);
+        return [`${long}x`, `${long}y`];
+      });
+      keys.push(run + noise(1000).replace(/-/g, "\u0000\uD800\u00E9"));
+      for (const k of keys) {
+        const token = await claimToken(store, k);
+        expect(await store.claim(k, 10_000)).toEqual({ state: "in-flight" });
+        expect(await store.complete(k, token, 10_000)).toBe(true);
+      }
+      for (const k of keys) expect(await store.claim(k, 10_000)).toEqual({ state: "done" });
+      expect(await store.claim(`${keys[3]}z`, 10_000)).toMatchObject({ state: "claimed" });
+    });
+
     it("forgets a done key after its TTL", async () => {
       const store = makeStore();
       const k = key();
@@ -143,7 +211,7 @@ export function describeStoreContract(
 type Ordered = Required<DeliveryStore>;
 
 function ordered(store: DeliveryStore): Ordered {
-  if (!store.claimInOrder || !store.completeInOrder || !store.releaseInOrder)
+  if (!store.claimInOrder || !store.completeInOrder || !store.releaseInOrder || !store.renew)
     throw new Error("the store keeps no order");
   return store as Ordered;
 }
@@ -236,6 +304,98 @@ function describeOrderContract(name: string, makeStore: () => DeliveryStore, opt
       expect(await store.completeInOrder(`${object}-3`, next, 10_000, at(object, 3))).toBe(true);
       // The crashed event's retry comes after 3 was handled: stale.
       expect(await store.claimInOrder(`${object}-2`, 10_000, at(object, 2), 10_000)).toEqual({ state: "stale" });
+    });
+
+    it("shares the delivery key with the plain steps: handled either way, a duplicate to the other", async () => {
+      const store = ordered(makeStore());
+      const object = unique();
+      const plain = `${object}-plain`;
+      await store.complete(plain, await claimToken(store, plain), 10_000);
+      expect(await store.claimInOrder(plain, 10_000, at(object, 1), 10_000)).toEqual({ state: "done" });
+      const orderedKey = `${object}-ordered`;
+      const token = await claimAt(store, orderedKey, object, 2);
+      expect(await store.claim(orderedKey, 10_000)).toEqual({ state: "in-flight" });
+      expect(await store.completeInOrder(orderedKey, token, 10_000, at(object, 2))).toBe(true);
+      expect(await store.claim(orderedKey, 10_000)).toEqual({ state: "done" });
+      const held = `${object}-held`;
+      await claimToken(store, held);
+      expect(await store.claimInOrder(held, 10_000, at(object, 3), 10_000)).toEqual({ state: "in-flight" });
+    });
+
+    it("renews the key and the object's lease together: the next event stays busy past the first lease", async () => {
+      const store = ordered(makeStore());
+      const object = unique();
+      const token = await claimAt(store, `${object}-1`, object, 1, LEASE_MS);
+      expect(await store.renew(`${object}-1`, token, 10_000, at(`${object}x`, 1))).toBe(false);
+      expect(await store.renew(`${object}-1`, token, 10_000, at(object, 1))).toBe(true);
+      await pastLease(store, options, `${object}-control`);
+      expect(await store.claimInOrder(`${object}-2`, 10_000, at(object, 2), 10_000)).toEqual({ state: "busy" });
+      expect(await store.claim(`${object}-1`, 10_000)).toEqual({ state: "in-flight" });
+      expect(await store.completeInOrder(`${object}-1`, token, 10_000, at(object, 1))).toBe(true);
+      expect(await store.claimInOrder(`${object}-2`, 10_000, at(object, 2), 10_000)).toMatchObject({
+        state: "claimed",
+      });
+    });
+
+    it("refuses completeInOrder once the lease ran out: the key stays claimable, the position where it was", async () => {
+      const store = ordered(makeStore());
+      const object = unique();
+      await store.completeInOrder(`${object}-1`, await claimAt(store, `${object}-1`, object, 1), 10_000, at(object, 1));
+      const lapsed = await claimAt(store, `${object}-5`, object, 5, LEASE_MS);
+      await pastLease(store, options, `${object}-control`);
+      expect(await store.renew(`${object}-5`, lapsed, 10_000, at(object, 5))).toBe(false);
+      expect(await store.completeInOrder(`${object}-5`, lapsed, 10_000, at(object, 5))).toBe(false);
+      expect(await store.releaseInOrder(`${object}-5`, lapsed, at(object, 5))).toBe(false);
+      // Position 1 still stands: 3 runs, and 5 itself is claimable again.
+      const three = await claimAt(store, `${object}-3`, object, 3);
+      expect(await store.completeInOrder(`${object}-3`, three, 10_000, at(object, 3))).toBe(true);
+      expect(await store.claimInOrder(`${object}-5`, 10_000, at(object, 5), 10_000)).toMatchObject({
+        state: "claimed",
+      });
+    });
+
+    it("refuses completeInOrder by a token that holds the key but not the object's lease", async () => {
+      const store = ordered(makeStore());
+      const object = unique();
+      const other = `${object}-other`;
+      const token = await claimAt(store, `${object}-2`, object, 2);
+      expect(await store.completeInOrder(`${object}-2`, token, 10_000, at(other, 9))).toBe(false);
+      expect(await store.claim(`${object}-2`, 10_000)).toEqual({ state: "in-flight" });
+      expect(await store.claimInOrder(`${other}-1`, 10_000, at(other, 1), 10_000)).toMatchObject({ state: "claimed" });
+      expect(await store.completeInOrder(`${object}-2`, token, 10_000, at(object, 2))).toBe(true);
+    });
+
+    it("does not let a late holder's renew, complete or release disturb the event that took its object over", async () => {
+      const store = ordered(makeStore());
+      const object = unique();
+      const late = await claimAt(store, `${object}-2`, object, 2, LEASE_MS);
+      const next = tokenOf(
+        await afterExpiry(options, "busy", () => store.claimInOrder(`${object}-3`, LEASE_MS, at(object, 3), 10_000)),
+      );
+      expect(await store.renew(`${object}-2`, late, 10_000, at(object, 2))).toBe(false);
+      expect(await store.completeInOrder(`${object}-2`, late, 10_000, at(object, 2))).toBe(false);
+      expect(await store.releaseInOrder(`${object}-2`, late, at(object, 2))).toBe(false);
+      expect(await store.renew(`${object}-3`, next, 10_000, at(object, 3))).toBe(true);
+      expect(await store.claimInOrder(`${object}-4`, 10_000, at(object, 4), 10_000)).toEqual({ state: "busy" });
+      expect(await store.completeInOrder(`${object}-3`, next, 10_000, at(object, 3))).toBe(true);
+      expect(await store.claimInOrder(`${object}-2`, 10_000, at(object, 2), 10_000)).toEqual({ state: "stale" });
+    });
+
+    it("keeps order for objects of 3,000 and 10,000 characters, each apart from the next", async () => {
+      const store = ordered(makeStore());
+      const run = unique();
+      for (const length of [3000, 10_000]) {
+        const long = run + noise(length - run.length - 1);
+        const object = `${long}o`;
+        const twin = `${long}p`;
+        const event = (n: number) => `${object}${n}`;
+        await store.completeInOrder(event(2), await claimAt(store, event(2), object, 2), 10_000, at(object, 2));
+        expect(await store.claimInOrder(event(1), 10_000, at(object, 1), 10_000)).toEqual({ state: "stale" });
+        expect(await store.claimInOrder(event(1), 10_000, at(object, 1), 10_000)).toEqual({ state: "done" });
+        expect(await store.claimInOrder(`${event(1)}-twin`, 10_000, at(twin, 1), 10_000)).toMatchObject({
+          state: "claimed",
+        });
+      }
     });
 
     it("forgets a handled position after its TTL", async () => {

@@ -1,12 +1,9 @@
 import { createReceiver, type DeliveryContext, sign } from "@tidings/core";
-import type { BatchOptions } from "@tidings/core/dispatch";
+import type { SharedEnqueueOptions } from "@tidings/core/dispatch";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventBody, eventIds, QUEUE_SECRET } from "./queue-scenarios";
 
-export interface BatchSettings {
-  batch?: BatchOptions | false;
-  timeoutMs?: number;
-}
+export type BatchSettings = Pick<SharedEnqueueOptions, "batch" | "timeoutMs">;
 
 /** One fresh queue of an engine, as the batching suite drives it. */
 export interface BatchQueue {

@@ -1,22 +1,27 @@
 import { createHash } from "node:crypto";
 import { sign as octokitSign } from "@octokit/webhooks-methods";
-import { createReceiver, type DeliveryContext, type EventMap, sign } from "@tidings/core";
-import type { BatchOptions, Enqueuer, QueueAdmin, QueueWorker, WorkerContext } from "@tidings/core/dispatch";
+import {
+  createReceiver,
+  type DeliveryContext,
+  type EventMap,
+  MemoryStore,
+  messageStatusOrder,
+  sign,
+} from "@tidings/core";
+import type {
+  Enqueuer,
+  QueueAdmin,
+  QueueWorker,
+  SharedEnqueueOptions,
+  SharedQueueDefaults,
+  SharedWorkerOptions,
+  WorkerContext,
+} from "@tidings/core/dispatch";
 import { github } from "@tidings/core/schemes";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventBody, QUEUE_SECRET, tidings } from "./queue-scenarios";
 
-export interface EnqueueSettings {
-  attempts?: number;
-  keepVerifiedBody?: boolean;
-  timeoutMs?: number;
-}
-
-/** The enqueue options both engine packages take, under the same names. */
-export interface CommonEnqueueOptions extends EnqueueSettings {
-  keepCompletedSeconds?: number;
-  batch?: BatchOptions | false;
-}
+export type EnqueueSettings = Pick<SharedEnqueueOptions, "attempts" | "keepVerifiedBody" | "timeoutMs">;
 
 /** What both engine packages' workers expose, besides the handler registry every `QueueWorker` has. */
 export type CommonWorker = QueueWorker & {
@@ -27,17 +32,10 @@ export type CommonWorker = QueueWorker & {
 
 /**
  * The surface `@tidings/bullmq` and `@tidings/pg-boss` share: each package, imported whole, must be one of these, so
- * a user moves from one engine to the other by changing the target and the engine's own options, nothing else.
+ * a user moves from one engine to the other by changing the import and the engine handle, nothing else.
  */
-export interface QueuePackage<Target, Options extends CommonEnqueueOptions, WorkerOptions> {
-  QUEUE_DEFAULTS: {
-    timeoutMs: number;
-    attempts: number;
-    keepCompletedSeconds: number;
-    keepVerifiedBody: boolean;
-    batch: BatchOptions | false;
-    concurrency: number;
-  };
+export interface QueuePackage<Target, Options extends SharedEnqueueOptions, WorkerOptions extends SharedWorkerOptions> {
+  QUEUE_DEFAULTS: SharedQueueDefaults;
   enqueueTo(target: Target, options?: Options): Enqueuer;
   createWorker(options: WorkerOptions): CommonWorker;
   jobIdFor(deliveryKey: string): string;
@@ -52,19 +50,16 @@ export interface JobView {
   error?: string;
 }
 
-/** What the engine stored with a job, read back from it. */
-export interface StoredJobSettings {
-  attempts: number;
-  keepCompletedSeconds: number;
-}
+/** What the engine stored with a job, read back from it, in the shared options' names and units. */
+export type StoredJobSettings = Required<
+  Pick<SharedEnqueueOptions, "attempts" | "retryDelaySeconds" | "retryBackoff" | "keepCompletedSeconds">
+>;
 
 /** One fresh queue of an engine, as the semantics suite drives it through the package's own functions. */
-export interface OpenQueue<Target, Options, WorkerOptions> {
+export interface OpenQueue<Target, WorkerOptions> {
   name: string;
   /** What `enqueueTo` takes for this queue. */
   target: Target;
-  /** The engine's options that make retries run without delay. */
-  retryAtOnce: Options;
   /** `createWorker`'s options for this queue, with a quiet logger. */
   workerOptions: WorkerOptions;
   /** Whether the engine's side of the worker (`engineWorker`) takes jobs: not before it started, nor once it stops. */
@@ -81,16 +76,24 @@ export interface OpenQueue<Target, Options, WorkerOptions> {
   close(): Promise<void>;
 }
 
-export interface EngineSemantics<Target, Options extends CommonEnqueueOptions, WorkerOptions> {
+export interface EngineSemantics<
+  Target,
+  Options extends SharedEnqueueOptions,
+  WorkerOptions extends SharedWorkerOptions,
+> {
   name: string;
+  /** The key of the engine's own options: `bullmq`, `pgBoss`. */
+  group: string;
   /** The package, imported whole. */
   pkg: QueuePackage<Target, Options, WorkerOptions>;
-  open(): Promise<OpenQueue<Target, Options, WorkerOptions>>;
+  open(): Promise<OpenQueue<Target, WorkerOptions>>;
   stopServer(): Promise<void>;
   startServer(): Promise<void>;
 }
 
 const quiet = { error() {} };
+/** Retries without delay, in the options' shared names: the same on every engine. */
+const retryAtOnce = { retryDelaySeconds: 0, retryBackoff: "fixed" } as const satisfies SharedEnqueueOptions;
 
 function delivery(id: string) {
   const body = eventBody(id);
@@ -100,9 +103,11 @@ function delivery(id: string) {
 const digest = (id: string) => createHash("sha256").update(eventBody(id)).digest("hex");
 
 /** What every engine package must do, on its real engine: enqueue, dedup, bounded enqueue, worker semantics, CLI. */
-export function describeQueueSemantics<Target, Options extends CommonEnqueueOptions, WorkerOptions>(
-  engine: EngineSemantics<Target, Options, WorkerOptions>,
-): void {
+export function describeQueueSemantics<
+  Target,
+  Options extends SharedEnqueueOptions,
+  WorkerOptions extends SharedWorkerOptions,
+>(engine: EngineSemantics<Target, Options, WorkerOptions>): void {
   const { pkg } = engine;
   const closing: { close(): Promise<void> }[] = [];
   afterEach(async () => {
@@ -112,7 +117,8 @@ export function describeQueueSemantics<Target, Options extends CommonEnqueueOpti
   async function open() {
     const queue = await engine.open();
     closing.push(queue);
-    const enqueuer = (settings?: EnqueueSettings) => pkg.enqueueTo(queue.target, { ...queue.retryAtOnce, ...settings });
+    const enqueuer = (settings?: EnqueueSettings) =>
+      pkg.enqueueTo(queue.target, { ...retryAtOnce, ...settings } as Options);
     const receiver = (settings?: EnqueueSettings) =>
       createReceiver({ secret: QUEUE_SECRET, logger: quiet }).onAny(enqueuer(settings));
     const worker = () => {
@@ -238,7 +244,8 @@ export function describeQueueSemantics<Target, Options extends CommonEnqueueOpti
           seen.push("issues.closed");
         });
       await expect.poll(() => seen.length, { timeout: 20_000 }).toBe(2);
-      expect(seen).toEqual(["issues issues.opened 7", "issues.opened event:72d3162e-cc78-11e3-81ab-4c9367dc0958"]);
+      const hex = (await octokitSign(secret, body)).slice("sha256=".length);
+      expect(seen).toEqual(["issues issues.opened 7", `issues.opened event:github:${hex}`]);
       expect(await queue.jobCount()).toBe(1);
     });
 
@@ -323,23 +330,55 @@ export function describeQueueSemantics<Target, Options extends CommonEnqueueOpti
       headers: {},
     });
 
-    it("QUEUE_DEFAULTS is what the engine stores: attempts, and how long a completed job is kept", async () => {
+    it("QUEUE_DEFAULTS is what the engine stores: attempts, retry delay and backoff, how long a completed job is kept", async () => {
       const { queue } = await open();
       await pkg.enqueueTo(queue.target)({ id: "evt_defaults" }, context("event:evt_defaults"));
+      const { attempts, retryDelaySeconds, retryBackoff, keepCompletedSeconds } = pkg.QUEUE_DEFAULTS;
       expect(await queue.settingsOf(pkg.jobIdFor("event:evt_defaults"))).toEqual({
-        attempts: pkg.QUEUE_DEFAULTS.attempts,
-        keepCompletedSeconds: pkg.QUEUE_DEFAULTS.keepCompletedSeconds,
+        attempts,
+        retryDelaySeconds,
+        retryBackoff,
+        keepCompletedSeconds,
       });
       // Both keep a completed job at least as long as a Receiver remembers a delivery (24 h), or dedup would end.
       expect(pkg.QUEUE_DEFAULTS.keepCompletedSeconds).toBeGreaterThanOrEqual(86_400);
-      await pkg.enqueueTo(queue.target, { ...queue.retryAtOnce, attempts: 2, keepCompletedSeconds: 3600 })(
-        { id: "evt_chosen" },
-        context("event:evt_chosen"),
+    });
+
+    it("the shared options, under the same names and in the same units on every engine, are what it stores", async () => {
+      const { queue } = await open();
+      const chosen = [
+        { attempts: 2, retryDelaySeconds: 0, retryBackoff: "fixed", keepCompletedSeconds: 3600 },
+        { attempts: 7, retryDelaySeconds: 30, retryBackoff: "exponential", keepCompletedSeconds: 172_800 },
+      ] as const;
+      for (const [index, settings] of chosen.entries()) {
+        await pkg.enqueueTo(queue.target, settings as Options)({ id: `evt_${index}` }, context(`event:evt_${index}`));
+        expect(await queue.settingsOf(pkg.jobIdFor(`event:evt_${index}`))).toEqual(settings);
+      }
+    });
+
+    it("refuses at setup, with a TypeError naming what to write, an option no engine takes, or one out of range", async () => {
+      const { queue } = await open();
+      const enqueueWith = (options: object) => () => pkg.enqueueTo(queue.target, options as Options);
+      expect(enqueueWith({ attemps: 3 })).toThrow(
+        /`attemps` is not an option every engine takes \(timeoutMs, attempts,/,
       );
-      expect(await queue.settingsOf(pkg.jobIdFor("event:evt_chosen"))).toEqual({
-        attempts: 2,
-        keepCompletedSeconds: 3600,
-      });
+      expect(enqueueWith({ retryBackoff: true })).toThrow(
+        /retryBackoff must be "exponential" or "fixed" \(`true` is now "exponential"\)/,
+      );
+      expect(enqueueWith({ retryDelaySeconds: 0.5 })).toThrow(/retryDelaySeconds must be a whole number of seconds/);
+      expect(enqueueWith({ attempts: 0 })).toThrow(/attempts must be a positive whole number/);
+      const workerWith = (options: object) => () => pkg.createWorker({ ...queue.workerOptions, ...options });
+      expect(workerWith({ pollMs: 5 })).toThrow(
+        new RegExp(`\`pollMs\` is not an option every engine takes .*, it goes in \`${engine.group}: \\{ pollMs \\}\``),
+      );
+      expect(workerWith({ concurrency: 0 })).toThrow(/concurrency must be a positive whole number/);
+    });
+
+    it("core's worker options reach the worker: `order` without `store` is refused, a bad `leaseMs` too", async () => {
+      const { queue } = await open();
+      const workerWith = (options: object) => () => pkg.createWorker({ ...queue.workerOptions, ...options });
+      expect(workerWith({ order: messageStatusOrder })).toThrow(/`order` needs `store`/);
+      expect(workerWith({ order: messageStatusOrder, store: new MemoryStore(), leaseMs: -1 })).toThrow(/leaseMs/);
     });
 
     it("a worker: ready resolves once it takes jobs, engineWorker is the engine's side, close() stops it", async () => {

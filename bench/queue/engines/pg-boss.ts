@@ -30,7 +30,7 @@ export async function openPgBoss(): Promise<EngineClient> {
           boss,
           queue: name,
           concurrency,
-          pollingIntervalSeconds: POLLING_INTERVAL_SECONDS,
+          pgBoss: { pollingIntervalSeconds: POLLING_INTERVAL_SECONDS },
         });
         worker.onAny(handler);
         await worker.ready;

@@ -1,6 +1,8 @@
+import type { SharedQueueDefaults } from "@tidings/core/dispatch";
+
 /**
  * Every default of `enqueueTo` and `createWorker`, in one place: the code reads them from here, so what this object
- * says is what BullMQ receives. `@tidings/pg-boss` has the same object, with its engine's options.
+ * says is what BullMQ receives. `@tidings/pg-boss` has the same object, with the same keys.
  *
  * @example
  * ```ts
@@ -19,8 +21,10 @@ export const QUEUE_DEFAULTS = {
   timeoutMs: 5000,
   /** Runs of a job before it stays in the failed set. */
   attempts: 5,
-  /** BullMQ's delay between runs: 1 s, 2 s, 4 s, 8 s. */
-  backoff: { type: "exponential", delay: 1000 },
+  /** Seconds before the first retry (BullMQ's `backoff.delay`, in ms, is 1000 times this). */
+  retryDelaySeconds: 1,
+  /** The delay doubles on each retry: 1 s, 2 s, 4 s, 8 s. */
+  retryBackoff: "exponential",
   /**
    * How long a completed job is kept (`removeOnComplete.age`), in seconds: a day. Its id refuses a duplicate only
    * while it is kept, so this is at least the Receiver's `doneTtlMs` (24 h). Failed jobs are kept until retried.
@@ -32,4 +36,4 @@ export const QUEUE_DEFAULTS = {
   batch: false,
   /** Jobs a worker runs at once. */
   concurrency: 1,
-} as const;
+} as const satisfies SharedQueueDefaults;

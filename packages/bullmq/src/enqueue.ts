@@ -1,10 +1,19 @@
-import { type BatchOptions, createEnqueuer, type Enqueuer, type QueuedDelivery } from "@tidings/core/dispatch";
-import type { BackoffOptions, JobsOptions } from "bullmq";
+import {
+  type BatchOptions,
+  createEnqueuer,
+  type EngineOptionNames,
+  type Enqueuer,
+  type QueuedDelivery,
+  resolveEnqueueOptions,
+  type SharedEnqueueOptions,
+} from "@tidings/core/dispatch";
+import type { JobsOptions } from "bullmq";
 import { QUEUE_DEFAULTS } from "./defaults";
 import { jobIdFor } from "./job-id";
 
 /**
- * How `enqueueTo` writes jobs; each default is in {@link QUEUE_DEFAULTS}.
+ * How `enqueueTo` writes jobs: the options every engine takes, under the same names and units as on
+ * `@tidings/pg-boss` (BullMQ's `enqueueTo` has none of its own); each default is in {@link QUEUE_DEFAULTS}.
  *
  * @example
  * ```ts
@@ -16,7 +25,7 @@ import { jobIdFor } from "./job-id";
  * // Handlers that call a slow partner API: more runs, further apart, and a week of dedup on both sides.
  * const options: EnqueueOptions = {
  *   attempts: 8,
- *   backoff: { type: "exponential", delay: 5000 },
+ *   retryDelaySeconds: 5,
  *   keepCompletedSeconds: WEEK_SECONDS,
  * };
  *
@@ -25,20 +34,7 @@ import { jobIdFor } from "./job-id";
  * receiver.onAny(enqueueTo(queue, options));
  * ```
  */
-export interface EnqueueOptions {
-  /** An enqueue slower than this fails, so the Receiver answers 5xx and the sender retries. Default 5000 ms. */
-  timeoutMs?: number;
-  /** Runs of a job before it stays in the failed set. Default 5. */
-  attempts?: number;
-  /** Delay between runs. Default `{ type: "exponential", delay: 1000 }`: 1 s, 2 s, 4 s, 8 s. */
-  backoff?: BackoffOptions;
-  /**
-   * How long completed jobs are kept, in seconds. A job id refuses a duplicate only while its job exists, so keep
-   * it at least as long as the Receiver remembers deliveries (`doneTtlMs`, 24 h by default). Default 86 400.
-   */
-  keepCompletedSeconds?: number;
-  /** Also put the verified body bytes in the job (base64). Off by default: the body may hold personal data. */
-  keepVerifiedBody?: boolean;
+export interface EnqueueOptions extends SharedEnqueueOptions {
   /**
    * Group commit: deliveries that arrive together are added in one `addBulk` (one pipeline), and each is answered once
    * the batch holding its job is stored (`{ maxJobs, maxWaitMs }`, e.g. `BATCH_DEFAULTS`). Default `false`, one `add`
@@ -47,6 +43,15 @@ export interface EnqueueOptions {
    */
   batch?: BatchOptions | false;
 }
+
+/** What `enqueueTo` refuses with a TypeError that names what replaces it. */
+const ENQUEUE_NAMES: EngineOptionNames = {
+  engine: "BullMQ",
+  formerly: {
+    backoff:
+      '`retryDelaySeconds` (whole seconds; `backoff.delay` was in ms) and `retryBackoff` ("exponential" or "fixed")',
+  },
+};
 
 /**
  * Where `enqueueTo` adds jobs: the part of a BullMQ `Queue` it uses.
@@ -105,10 +110,11 @@ export interface EnqueueTarget {
  * ```
  */
 export function enqueueTo(queue: EnqueueTarget, options: EnqueueOptions = {}): Enqueuer {
+  const resolved = resolveEnqueueOptions(options, QUEUE_DEFAULTS, ENQUEUE_NAMES);
   const jobOptions: JobsOptions = {
-    attempts: options.attempts ?? QUEUE_DEFAULTS.attempts,
-    backoff: options.backoff ?? QUEUE_DEFAULTS.backoff,
-    removeOnComplete: { age: options.keepCompletedSeconds ?? QUEUE_DEFAULTS.keepCompletedSeconds },
+    attempts: resolved.attempts,
+    backoff: { type: resolved.retryBackoff, delay: resolved.retryDelaySeconds * 1000 },
+    removeOnComplete: { age: resolved.keepCompletedSeconds },
     removeOnFail: false,
   };
   return createEnqueuer({
@@ -120,9 +126,9 @@ export function enqueueTo(queue: EnqueueTarget, options: EnqueueOptions = {}): E
       queue.addBulk(
         jobs.map(({ data, jobId, context }) => ({ name: context.type, data, opts: { ...jobOptions, jobId } })),
       ),
-    batch: options.batch ?? QUEUE_DEFAULTS.batch,
-    timeoutMs: options.timeoutMs ?? QUEUE_DEFAULTS.timeoutMs,
-    keepVerifiedBody: options.keepVerifiedBody ?? QUEUE_DEFAULTS.keepVerifiedBody,
+    batch: resolved.batch,
+    timeoutMs: resolved.timeoutMs,
+    keepVerifiedBody: resolved.keepVerifiedBody,
     describe: (deliveryKey) => `Adding the job for ${deliveryKey} to BullMQ queue ${queue.name}`,
   });
 }

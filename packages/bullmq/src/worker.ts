@@ -1,10 +1,17 @@
 import type { EventMap, MessageEvents } from "@tidings/core";
-import { QueueWorker, type QueueWorkerOptions } from "@tidings/core/dispatch";
+import {
+  type EngineOptionNames,
+  pickWorkerOptions,
+  QueueWorker,
+  type SharedWorkerOptions,
+} from "@tidings/core/dispatch";
 import { DelayedError, type Job, Worker, type WorkerOptions } from "bullmq";
 import { QUEUE_DEFAULTS } from "./defaults";
 
 /**
- * What `createWorker` takes: BullMQ's `WorkerOptions`, the queue's name, and the Receiver's ordering options.
+ * What `createWorker` takes: the options every engine takes (`queue`, `concurrency`, and core's `logger`, `order`,
+ * `store`, `orderWaitMs`, `leaseMs`, `doneTtlMs`), the Redis `connection` the worker runs on, and BullMQ's own
+ * worker options in `bullmq`.
  *
  * @example
  * ```ts
@@ -16,7 +23,7 @@ import { QUEUE_DEFAULTS } from "./defaults";
  *   queue: "deliveries",
  *   connection: { host: process.env.REDIS_HOST ?? "127.0.0.1", port: 6379 },
  *   concurrency: 8,
- *   lockDuration: 60_000, // handlers that call slow APIs: each job's lock lasts a minute between renewals
+ *   bullmq: { lockDuration: 60_000 }, // handlers that call slow APIs: each job's lock lasts a minute between renewals
  * };
  *
  * const worker = createWorker(workerOptions);
@@ -24,14 +31,18 @@ import { QUEUE_DEFAULTS } from "./defaults";
  * await worker.ready;
  * ```
  */
-export interface CreateWorkerOptions<Events extends EventMap = MessageEvents>
-  extends WorkerOptions,
-    QueueWorkerOptions<Events> {
-  /** The name of the queue `enqueueTo` adds to. */
-  queue: string;
-  /** Jobs run at once. Default 1. */
-  concurrency?: number;
+export interface CreateWorkerOptions<Events extends EventMap = MessageEvents> extends SharedWorkerOptions<Events> {
+  /** Where Redis is: BullMQ's `connection`, options or an ioredis client (whose `maxRetriesPerRequest` is `null`). */
+  connection: WorkerOptions["connection"];
+  /**
+   * BullMQ's own `WorkerOptions`, which `@tidings/pg-boss` has no counterpart for: `lockDuration`, `stalledInterval`,
+   * `maxStalledCount`, `prefix`, `limiter`, `autorun`…
+   */
+  bullmq?: Omit<WorkerOptions, "connection" | "concurrency">;
 }
+
+/** Where `createWorker`'s own options are, for its checks and messages. */
+const WORKER_NAMES: EngineOptionNames = { engine: "BullMQ", group: "bullmq", handles: ["connection"] };
 
 /**
  * A BullMQ worker that runs each job's delivery through the same typed handlers as a Receiver.
@@ -59,18 +70,9 @@ export class DeliveryWorker<Events extends EventMap = MessageEvents> extends Que
   /** Resolves once the worker is connected to Redis and takes jobs. */
   readonly ready: Promise<void>;
 
-  constructor({
-    queue,
-    concurrency = QUEUE_DEFAULTS.concurrency,
-    logger,
-    order,
-    store,
-    orderWaitMs,
-    leaseMs,
-    doneTtlMs,
-    ...workerOptions
-  }: CreateWorkerOptions<Events>) {
-    super({ logger, order, store, orderWaitMs, leaseMs, doneTtlMs }, { system: "bullmq", queue });
+  constructor(options: CreateWorkerOptions<Events>) {
+    const { queue, concurrency, worker } = pickWorkerOptions(options, QUEUE_DEFAULTS, WORKER_NAMES);
+    super(worker, { system: "bullmq", queue });
     // attemptsStarted counts every run, a rerun after the worker died included; attemptsMade only failed ones.
     this.engineWorker = new Worker(
       queue,
@@ -81,7 +83,7 @@ export class DeliveryWorker<Events extends EventMap = MessageEvents> extends Que
         await job.moveToDelayed(Date.now() + this.deferMs, token);
         throw new DelayedError();
       },
-      { ...workerOptions, concurrency },
+      { ...options.bullmq, connection: options.connection, concurrency },
     );
     this.ready = this.engineWorker.waitUntilReady().then(() => undefined);
     // A connection that fails is reported as the Worker's `error` event; only a close before it connected rejects.

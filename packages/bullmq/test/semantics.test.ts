@@ -28,6 +28,7 @@ const quiet = { error() {} };
 
 describeQueueSemantics<EnqueueTarget, EnqueueOptions, CreateWorkerOptions>({
   name: "BullMQ",
+  group: "bullmq",
   pkg: bullmq,
   async open() {
     const queue = new Queue(`q${++queues}`, { connection: connection() });
@@ -35,7 +36,6 @@ describeQueueSemantics<EnqueueTarget, EnqueueOptions, CreateWorkerOptions>({
     return {
       name: queue.name,
       target: queue,
-      retryAtOnce: { backoff: { type: "fixed", delay: 10 } },
       workerOptions: { queue: queue.name, connection: connection(), logger: quiet },
       async takesJobs(worker) {
         const { engineWorker } = worker as DeliveryWorker;
@@ -49,8 +49,14 @@ describeQueueSemantics<EnqueueTarget, EnqueueOptions, CreateWorkerOptions>({
       async settingsOf(id) {
         const job = await queue.getJob(id);
         if (!job) return undefined;
-        const { attempts, removeOnComplete } = job.opts;
-        return { attempts: attempts as number, keepCompletedSeconds: (removeOnComplete as { age: number }).age };
+        const { attempts, backoff, removeOnComplete } = job.opts;
+        const { type, delay } = backoff as { type: "exponential" | "fixed"; delay: number };
+        return {
+          attempts: attempts as number,
+          retryDelaySeconds: delay / 1000,
+          retryBackoff: type,
+          keepCompletedSeconds: (removeOnComplete as { age: number }).age,
+        };
       },
       jobCount: async () => Object.values(await queue.getJobCounts()).reduce((sum, count) => sum + count, 0),
       addStray: async (id) => {
@@ -72,7 +78,7 @@ describe("BullMQ specifics", () => {
     expect(jobIdFor("event:a%3Ab")).not.toBe(jobIdFor("event:a:b"));
   });
 
-  it("jobs get QUEUE_DEFAULTS' backoff, and failed jobs are kept, as BullMQ stores them", async () => {
+  it("jobs get QUEUE_DEFAULTS' retries as BullMQ's backoff, in ms, and failed jobs are kept", async () => {
     const queue = new Queue(`q${++queues}`, { connection: connection() });
     const context = {
       type: "message.sent",
@@ -86,7 +92,7 @@ describe("BullMQ specifics", () => {
     const job = await queue.getJob(jobIdFor("event:evt_opts"));
     expect(job?.opts).toMatchObject({
       attempts: QUEUE_DEFAULTS.attempts,
-      backoff: QUEUE_DEFAULTS.backoff,
+      backoff: { type: QUEUE_DEFAULTS.retryBackoff, delay: QUEUE_DEFAULTS.retryDelaySeconds * 1000 },
       removeOnComplete: { age: QUEUE_DEFAULTS.keepCompletedSeconds },
       removeOnFail: false,
     });
@@ -97,15 +103,39 @@ describe("BullMQ specifics", () => {
     const worker = bullmq.createWorker({
       queue: "q",
       connection: { ...connection(), lazyConnect: true },
-      autorun: false,
+      bullmq: { autorun: false },
     });
     const chosen = bullmq.createWorker({
       queue: "q",
       connection: { ...connection(), lazyConnect: true },
-      autorun: false,
+      bullmq: { autorun: false },
       concurrency: 4,
     });
     expect([worker.engineWorker.concurrency, chosen.engineWorker.concurrency]).toEqual([QUEUE_DEFAULTS.concurrency, 4]);
     await Promise.all([worker.close(), chosen.close()]);
+  });
+
+  it("BullMQ's own worker options go in `bullmq`; given at the top, as before, they are refused naming that place", async () => {
+    const base = { queue: "q", connection: { ...connection(), lazyConnect: true } };
+    const worker = bullmq.createWorker({ ...base, bullmq: { autorun: false, lockDuration: 7000, prefix: "mine" } });
+    expect([worker.engineWorker.opts.lockDuration, worker.engineWorker.opts.prefix]).toEqual([7000, "mine"]);
+    await worker.close();
+    for (const key of ["lockDuration", "stalledInterval", "autorun"]) {
+      expect(() => bullmq.createWorker({ ...base, [key]: 1000 } as CreateWorkerOptions)).toThrow(
+        new TypeError(
+          `createWorker: \`${key}\` is not an option every engine takes (logger, order, store, orderWaitMs, leaseMs, doneTtlMs, queue, concurrency), if it is BullMQ's own, it goes in \`bullmq: { ${key} }\``,
+        ),
+      );
+    }
+  });
+
+  it("the former `backoff` (delay in ms) is refused at setup, naming retryDelaySeconds and retryBackoff", () => {
+    const queue = new Queue("q", { connection: { ...connection(), lazyConnect: true } });
+    expect(() => enqueueTo(queue, { backoff: { type: "fixed", delay: 50 } } as EnqueueOptions)).toThrow(
+      new TypeError(
+        'enqueueTo: `backoff` is now `retryDelaySeconds` (whole seconds; `backoff.delay` was in ms) and `retryBackoff` ("exponential" or "fixed")',
+      ),
+    );
+    return queue.close();
   });
 });

@@ -1,3 +1,4 @@
+import { DEFAULT_BODY_RATE_GRACE_MS, DEFAULT_MIN_BODY_BYTES_PER_SECOND } from "./body/body-watch";
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from "./body/limits";
 import {
   DEFAULT_DONE_TTL_MS,
@@ -29,6 +30,10 @@ export const DEFAULTS = /* @__PURE__ */ Object.freeze({
   maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
   /** Milliseconds the body gets to arrive before 408. */
   bodyTimeoutMs: DEFAULT_BODY_TIMEOUT_MS,
+  /** Bytes per second a body must average, once its grace is over, before 408 `body_too_slow`. */
+  minBodyBytesPerSecond: DEFAULT_MIN_BODY_BYTES_PER_SECOND,
+  /** Milliseconds a body may arrive slower than that before its rate is checked. */
+  bodyRateGraceMs: DEFAULT_BODY_RATE_GRACE_MS,
   /** How long a claim holds while the handlers run, before another instance may take the delivery over. */
   leaseMs: DEFAULT_LEASE_MS,
   /** How long a handled delivery is remembered as done (dedup). */

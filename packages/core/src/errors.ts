@@ -10,7 +10,8 @@ export type WebhookErrorCode =
   | "body_already_parsed"
   | "body_truncated"
   | "unsupported_encoding"
-  | "body_timeout";
+  | "body_timeout"
+  | "body_too_slow";
 
 /**
  * Every code a delivery can be answered with: the verification error's codes, then the Receiver's own.
@@ -57,6 +58,8 @@ const WEBHOOK_ERROR_STATUS: Readonly<Record<WebhookErrorCode, number>> = {
   unsupported_encoding: 415,
   // The client sent the body too slowly (bodyTimeoutMs): a slow-drip request must not hold a connection for ever.
   body_timeout: 408,
+  // The body arrived slower than minBodyBytesPerSecond once its grace was over: a slow upload must not hold a slot.
+  body_too_slow: 408,
 };
 
 /** The verification statuses, then the Receiver's own: a function so that bundles of `verify` alone drop it. */

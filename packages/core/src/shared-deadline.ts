@@ -7,7 +7,9 @@
  * Each duration gets a lane whose timer ticks every `timeoutMs / SLICES` (rounded up to a whole ms) while deadlines
  * are pending. A deadline joins the lane's current bucket, and the bucket expires SLICES + 1 ticks after it opened:
  * from `timeoutMs` to one tick more after the deadline started. Clearing removes the deadline from its bucket in
- * constant time (the bucket's last deadline takes its place), so nothing is held after a read ends.
+ * constant time (the bucket's last deadline takes its place), so nothing is held after a read ends. A bucket that
+ * expires is detached first: each deadline leaves it just before its `expire` runs, so an `expire` that clears its own
+ * deadline (as a read's does) or another one of the same bucket never moves a deadline past the sweep.
  *
  * The timer is unreferenced: it never keeps a process alive by itself (a server's socket does). Node, Bun and Deno
  * run a timer whatever request set it; workerd drops a request's timers when its requests end, which would leave a
@@ -27,12 +29,21 @@ interface Lane {
   ticking: boolean;
 }
 
+/** Where a deadline that expired points: clearing it finds nothing to remove. */
+const EXPIRED: SharedDeadline[] = [];
+
 class SharedDeadline implements Deadline {
   constructor(
     private bucket: SharedDeadline[],
     private index: number,
-    readonly expire: () => void,
+    private readonly expire: () => void,
   ) {}
+
+  /** Leaves its bucket (being swept), then expires. */
+  run(): void {
+    this.bucket = EXPIRED;
+    this.expire();
+  }
 
   clear(): void {
     const { bucket, index } = this;
@@ -65,7 +76,9 @@ function tick(lane: Lane): void {
   lane.current = (lane.current + 1) % lane.buckets.length;
   const expired = lane.buckets[lane.current] as SharedDeadline[];
   lane.buckets[lane.current] = [];
-  for (const deadline of expired) deadline.expire();
+  // By index, reading the length each time: an `expire` may clear a deadline further on, whose place the bucket's
+  // last deadline then takes.
+  for (let i = 0; i < expired.length; i++) (expired[i] as SharedDeadline).run();
   lane.ticking = lane.buckets.some((bucket) => bucket.length > 0);
   if (lane.ticking) startTicking(lane);
 }

@@ -27,6 +27,13 @@ const producers: Record<WebhookErrorCode, () => unknown> = {
       ...options,
       bodyTimeoutMs: 20,
     }),
+  body_too_slow: () =>
+    readRequestBody(post(new ReadableStream({ pull: () => new Promise(() => {}) })), {
+      ...options,
+      bodyTimeoutMs: 1000,
+      bodyRateGraceMs: 20,
+      minBodyBytesPerSecond: 1,
+    }),
 };
 
 async function errorFrom(produce: () => unknown): Promise<unknown> {

@@ -314,7 +314,14 @@ describe("Receiver.handle", () => {
 
   it("hands the reader the receiver's limit and answers its errors", async () => {
     const limits: unknown[] = [];
-    const receiver = createReceiver({ secret: SECRET, maxBodyBytes: 1234, bodyTimeoutMs: 567, logger: quietLogger });
+    const receiver = createReceiver({
+      secret: SECRET,
+      maxBodyBytes: 1234,
+      bodyTimeoutMs: 567,
+      minBodyBytesPerSecond: 89,
+      bodyRateGraceMs: 10,
+      logger: quietLogger,
+    });
     const result = await receiver.handle({
       method: "post",
       headers: {},
@@ -323,7 +330,9 @@ describe("Receiver.handle", () => {
         throw new Error("socket hang up");
       },
     });
-    expect(limits).toEqual([{ maxBodyBytes: 1234, bodyTimeoutMs: 567 }]);
+    expect(limits).toMatchObject([
+      { maxBodyBytes: 1234, bodyTimeoutMs: 567, minBodyBytesPerSecond: 89, bodyRateGraceMs: 10 },
+    ]);
     expect([result.status, bodyOf(result).error?.code]).toEqual([500, "internal_error"]);
   });
 

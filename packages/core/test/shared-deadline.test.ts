@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type Deadline, startSharedDeadline } from "../src/shared-deadline";
 
 const TIMEOUTS = [5, 9] as const;
@@ -64,4 +64,64 @@ describe("shared body deadlines", () => {
     );
     // A hundred runs of real timers (each waits for its lanes' last deadline): seconds, not a timing assertion.
   }, 60_000);
+
+  describe("a bucket expiring many deadlines in one tick (fake timers)", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it.each([2, 3, 4, 8, 32, 1000])("expires all %i, each clearing itself as it expires (as a read does)", (count) => {
+      vi.useFakeTimers();
+      const expired: number[] = [];
+      const deadlines: Deadline[] = [];
+      for (let n = 0; n < count; n++) {
+        deadlines.push(
+          startSharedDeadline(1001, () => {
+            expired.push(n);
+            deadlines[n]?.clear();
+          }),
+        );
+      }
+      vi.advanceTimersByTime(2000);
+      expect(expired.sort((a, b) => a - b)).toEqual(Array.from({ length: count }, (_, n) => n));
+    });
+
+    it("expires exactly once every deadline no other expire cleared first, the others never", () => {
+      vi.useFakeTimers();
+      const count = 64;
+      const expiries = Array<number>(count).fill(0);
+      const clearedFirst = Array<boolean>(count).fill(false);
+      const deadlines: Deadline[] = [];
+      for (let n = 0; n < count; n++) {
+        deadlines.push(
+          startSharedDeadline(1002, () => {
+            expiries[n] = (expiries[n] ?? 0) + 1;
+            deadlines[n]?.clear();
+            // Another deadline of the same bucket, pending or already expired.
+            const other = (n * 7 + 3) % count;
+            if (expiries[other] === 0) clearedFirst[other] = true;
+            deadlines[other]?.clear();
+          }),
+        );
+      }
+      vi.advanceTimersByTime(2000);
+      expect(clearedFirst.some(Boolean)).toBe(true);
+      expect(expiries).toEqual(clearedFirst.map((cleared) => (cleared ? 0 : 1)));
+    });
+
+    it("expires a deadline an expire starts in the same lane one full timeout later", () => {
+      vi.useFakeTimers();
+      let later = 0;
+      startSharedDeadline(1003, () => {
+        startSharedDeadline(1003, () => {
+          later++;
+        });
+      });
+      // Ticks of 126 ms; a bucket expires 9 ticks after it opened.
+      vi.advanceTimersByTime(9 * 126);
+      expect(later).toBe(0);
+      vi.advanceTimersByTime(9 * 126);
+      expect(later).toBe(1);
+    });
+  });
 });

@@ -4,6 +4,7 @@ import type { ReceiveResult } from "@tidings/core/adapter";
 import { targetOf } from "@tidings/core/adapter";
 import { handleNodeRequest, readNodeStream } from "@tidings/core/node";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { slotOf } from "./admission";
 
 // biome-ignore lint/suspicious/noExplicitAny: a receiver of any event map; the plugin only moves bytes
 export type AnyReceiver = Receiver<any>;
@@ -23,8 +24,8 @@ export function sendResult(reply: FastifyReply, result: ReceiveResult): FastifyR
  * already went by.
  */
 export function bodyParser(receiver: AnyReceiver) {
-  return (request: FastifyRequest, payload: IncomingMessage) =>
-    readNodeStream(payload, request.headers, { ...receiver.bodyLimits, consumedFix: CONSUMED_FIX });
+  const options = { ...receiver.bodyLimits, consumedFix: CONSUMED_FIX };
+  return (request: FastifyRequest, payload: IncomingMessage) => readNodeStream(payload, request.headers, options);
 }
 
 /** The route handler: the scope's parser hands it the decoded bytes. */
@@ -39,6 +40,7 @@ export function webhookHandler(receiver: AnyReceiver) {
         consumedFix: CONSUMED_FIX,
         decodedBody,
         target: () => targetOf(request.url, request.routeOptions.url, request.params as object),
+        slot: slotOf(request),
       }),
     );
   };

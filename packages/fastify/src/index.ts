@@ -1,5 +1,6 @@
 import type { FastifyPluginCallback } from "fastify";
 import fp from "fastify-plugin";
+import { admitHook, releaseHook, SLOT } from "./admission";
 import { bodyErrorHandler } from "./body-errors";
 import { type AnyReceiver, bodyParser, webhookHandler } from "./handler";
 
@@ -30,6 +31,11 @@ const tidings: FastifyPluginCallback<TidingsFastifyOptions> = (scope, { receiver
   // Only in this scope: the route gets the exact bytes, the app's other routes keep their parsers.
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser("*", { bodyLimit: receiver.maxBodyBytes }, bodyParser(receiver));
+  // Admission before the parser reads anything; the slot comes back when answered, or on any other way out.
+  scope.decorateRequest(SLOT, null);
+  scope.addHook("onRequest", admitHook(receiver));
+  scope.addHook("onResponse", releaseHook);
+  scope.addHook("onRequestAbort", (request, done) => releaseHook(request, undefined, done));
   scope.setErrorHandler(bodyErrorHandler(receiver));
   // `decompress: false` keeps @fastify/compress from inflating the body first: core undoes Content-Encoding itself.
   const route = { method: scope.supportedMethods, url: path, handler: webhookHandler(receiver), decompress: false };

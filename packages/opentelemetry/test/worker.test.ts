@@ -18,7 +18,7 @@ it("a real BullMQ worker: a CONSUMER span per job run with its handlers, and job
   const connection = { host: "127.0.0.1", port: redis.port };
   const queue = new Queue("deliveries", { connection });
   const receiver = createReceiver({ secret: SECRET }).onAny(
-    enqueueTo(queue, { attempts: 2, backoff: { type: "fixed", delay: 10 } }),
+    enqueueTo(queue, { attempts: 2, retryDelaySeconds: 0, retryBackoff: "fixed" }),
   );
   const sdk = new RecordingSdk();
   const worker = createWorker({ queue: queue.name, connection, logger: { error() {} } });

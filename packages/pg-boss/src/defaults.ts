@@ -1,9 +1,10 @@
-import { BATCH_DEFAULTS } from "@tidings/core/dispatch";
+import { BATCH_DEFAULTS, type SharedQueueDefaults } from "@tidings/core/dispatch";
+import type { PgBossJobOptions } from "./enqueue";
 
 /**
  * Every default of `enqueueTo` and `createWorker`, in one place: the code reads them from here, and sends the retries,
  * expiry and retention with every job, so what this object says is what pg-boss stores, whatever policy the queue was
- * created with. `@tidings/bullmq` has the same object, with its engine's options.
+ * created with. `@tidings/bullmq` has the same object, with the same keys; pg-boss's own defaults are in `pgBoss`.
  *
  * @example
  * ```ts
@@ -25,12 +26,10 @@ export const QUEUE_DEFAULTS = {
   timeoutMs: 5000,
   /** Runs of a job before it stays failed (pg-boss's `retryLimit` is one less). */
   attempts: 5,
-  /** Seconds before the first retry. */
+  /** Seconds before the first retry (pg-boss's `retryDelay`). */
   retryDelaySeconds: 1,
-  /** The delay doubles on each retry, with pg-boss's jitter: about 1 s, 2 s, 4 s, 8 s. */
-  retryBackoff: true,
-  /** A run still active after this long is failed and retried: how a dead worker's job runs again. */
-  expireInSeconds: 900,
+  /** The delay doubles on each retry, and pg-boss adds up to as much again at random: 1–2 s, 2–4 s, 4–8 s, 8–16 s. */
+  retryBackoff: "exponential",
   /**
    * How long a completed (or failed) job is kept (`deleteAfterSeconds`), in seconds: a week. Its id refuses a
    * duplicate only while its row is kept, so this is at least the Receiver's `doneTtlMs` (24 h).
@@ -42,4 +41,9 @@ export const QUEUE_DEFAULTS = {
   batch: BATCH_DEFAULTS,
   /** Jobs a worker fetches and runs at once. */
   concurrency: 1,
-} as const;
+  /** pg-boss's own: `@tidings/bullmq` has no counterpart. */
+  pgBoss: {
+    /** A run still active after this long is failed and retried: how a dead worker's job runs again. */
+    expireInSeconds: 900,
+  },
+} as const satisfies SharedQueueDefaults & { pgBoss: Required<PgBossJobOptions> };

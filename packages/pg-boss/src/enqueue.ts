@@ -1,10 +1,19 @@
-import { type BatchOptions, createEnqueuer, type Enqueuer, type QueuedDelivery } from "@tidings/core/dispatch";
+import {
+  type BatchOptions,
+  createEnqueuer,
+  type EngineOptionNames,
+  type Enqueuer,
+  type QueuedDelivery,
+  resolveEnqueueOptions,
+  type SharedEnqueueOptions,
+} from "@tidings/core/dispatch";
 import type { JobInsert, PgBoss, SendOptions } from "pg-boss";
 import { QUEUE_DEFAULTS } from "./defaults";
 import { jobIdFor } from "./job-id";
 
 /**
- * How `enqueueTo` writes jobs; each default is in {@link QUEUE_DEFAULTS}.
+ * How `enqueueTo` writes jobs: the options every engine takes, under the same names and units as on
+ * `@tidings/bullmq`, and pg-boss's own in `pgBoss`; each default is in {@link QUEUE_DEFAULTS}.
  *
  * @example
  * ```ts
@@ -16,8 +25,8 @@ import { jobIdFor } from "./job-id";
  * const options: EnqueueOptions = {
  *   attempts: 8,
  *   retryDelaySeconds: 10,
- *   expireInSeconds: 30 * 60,
  *   batch: { maxJobs: 200, maxWaitMs: 2 },
+ *   pgBoss: { expireInSeconds: 30 * 60 },
  * };
  *
  * const boss = new PgBoss(process.env.DATABASE_URL!);
@@ -27,32 +36,55 @@ import { jobIdFor } from "./job-id";
  * receiver.onAny(enqueueTo({ boss, queue: "deliveries" }, options));
  * ```
  */
-export interface EnqueueOptions {
-  /** An enqueue slower than this fails, so the Receiver answers 5xx and the sender retries. Default 5000 ms. */
-  timeoutMs?: number;
-  /** Runs of a job before it stays failed. Default 5. */
-  attempts?: number;
-  /** Seconds before the first retry. Default 1. */
-  retryDelaySeconds?: number;
-  /** Double the delay on each retry (pg-boss adds jitter). Default true: about 1 s, 2 s, 4 s, 8 s. */
-  retryBackoff?: boolean;
-  /** A run still active after this long is failed and retried: how a dead worker's job runs again. Default 900. */
-  expireInSeconds?: number;
+export interface EnqueueOptions extends SharedEnqueueOptions {
   /**
    * How long completed and failed jobs are kept, in seconds (`deleteAfterSeconds`). A job id refuses a duplicate only
    * while its row exists, so keep it at least as long as the Receiver remembers deliveries (`doneTtlMs`, 24 h by
    * default). Default 604 800, a week.
    */
   keepCompletedSeconds?: number;
-  /** Also put the verified body bytes in the job (base64). Off by default: the body may hold personal data. */
-  keepVerifiedBody?: boolean;
   /**
    * Group commit: deliveries that arrive together are written by one `insert` (one statement), and each is answered
    * once the batch holding its job is committed. `false`: one `send` per delivery. Default
    * `{ maxJobs: 100, maxWaitMs: 1 }`.
    */
   batch?: BatchOptions | false;
+  /** pg-boss's own job options, which `@tidings/bullmq` has no counterpart for. */
+  pgBoss?: PgBossJobOptions;
 }
+
+/**
+ * pg-boss's own job options, in `enqueueTo`'s `pgBoss`; each default is in `QUEUE_DEFAULTS.pgBoss`.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { enqueueTo, type PgBossJobOptions } from "@tidings/pg-boss";
+ * import { PgBoss } from "pg-boss";
+ *
+ * // Handlers that may run for an hour: a job is taken for dead only after that.
+ * const pgBoss: PgBossJobOptions = { expireInSeconds: 60 * 60 };
+ *
+ * const boss = new PgBoss(process.env.DATABASE_URL!);
+ * await boss.start();
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ * receiver.onAny(enqueueTo({ boss, queue: "deliveries" }, { pgBoss }));
+ * ```
+ */
+export interface PgBossJobOptions {
+  /**
+   * A run still active after this long, in seconds, is failed and retried: how a dead worker's job runs again
+   * (BullMQ finds a dead worker's job by its lock instead: `createWorker`'s `bullmq.lockDuration`). Default 900.
+   */
+  expireInSeconds?: number;
+}
+
+/** What `enqueueTo` refuses with a TypeError that names what replaces it. */
+const ENQUEUE_NAMES: EngineOptionNames = {
+  engine: "pg-boss",
+  group: "pgBoss",
+  formerly: { expireInSeconds: "`pgBoss: { expireInSeconds }`" },
+};
 
 /**
  * Where `enqueueTo` sends jobs: your started PgBoss (the part of it enqueueing uses) and the queue's name.
@@ -100,13 +132,18 @@ export interface EnqueueTarget {
  */
 export function enqueueTo(target: EnqueueTarget, options: EnqueueOptions = {}): Enqueuer {
   const { boss, queue } = requireTarget(target, options);
+  const resolved = resolveEnqueueOptions(options, QUEUE_DEFAULTS, ENQUEUE_NAMES);
+  const expireInSeconds = options.pgBoss?.expireInSeconds ?? QUEUE_DEFAULTS.pgBoss.expireInSeconds;
+  if (!Number.isSafeInteger(expireInSeconds) || expireInSeconds <= 0) {
+    throw new TypeError("enqueueTo: pgBoss.expireInSeconds must be a positive whole number");
+  }
   // The same fields for send and insert, every one of them set, so no queue policy stands in for a default.
   const jobOptions = {
-    retryLimit: (options.attempts ?? QUEUE_DEFAULTS.attempts) - 1,
-    retryDelay: options.retryDelaySeconds ?? QUEUE_DEFAULTS.retryDelaySeconds,
-    retryBackoff: options.retryBackoff ?? QUEUE_DEFAULTS.retryBackoff,
-    expireInSeconds: options.expireInSeconds ?? QUEUE_DEFAULTS.expireInSeconds,
-    deleteAfterSeconds: options.keepCompletedSeconds ?? QUEUE_DEFAULTS.keepCompletedSeconds,
+    retryLimit: resolved.attempts - 1,
+    retryDelay: resolved.retryDelaySeconds,
+    retryBackoff: resolved.retryBackoff === "exponential",
+    expireInSeconds,
+    deleteAfterSeconds: resolved.keepCompletedSeconds,
   } satisfies SendOptions;
   let created: Promise<void> | undefined;
   const queueCreated = () =>
@@ -132,9 +169,9 @@ export function enqueueTo(target: EnqueueTarget, options: EnqueueOptions = {}): 
     jobIdFor,
     write: send,
     writeBatch: insert,
-    batch: options.batch ?? QUEUE_DEFAULTS.batch,
-    timeoutMs: options.timeoutMs ?? QUEUE_DEFAULTS.timeoutMs,
-    keepVerifiedBody: options.keepVerifiedBody ?? QUEUE_DEFAULTS.keepVerifiedBody,
+    batch: resolved.batch,
+    timeoutMs: resolved.timeoutMs,
+    keepVerifiedBody: resolved.keepVerifiedBody,
     describe: (deliveryKey) => `Sending the job for ${deliveryKey} to pg-boss queue ${queue}`,
   });
 }

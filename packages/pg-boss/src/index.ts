@@ -18,6 +18,13 @@ export {
   retryFailed,
 } from "./admin";
 export { QUEUE_DEFAULTS } from "./defaults";
-export { type EnqueueOptions, type EnqueueTarget, enqueueTo } from "./enqueue";
+export { type EnqueueOptions, type EnqueueTarget, enqueueTo, type PgBossJobOptions } from "./enqueue";
 export { jobIdFor } from "./job-id";
-export { type CreateWorkerOptions, createWorker, DeliveryWorker, type PgBossWork, type WorkerBoss } from "./worker";
+export {
+  type CreateWorkerOptions,
+  createWorker,
+  DeliveryWorker,
+  type PgBossWork,
+  type PgBossWorkOptions,
+  type WorkerBoss,
+} from "./worker";

@@ -1,10 +1,34 @@
 import type { EventMap, MessageEvents } from "@tidings/core";
-import { QueueWorker, type QueueWorkerOptions } from "@tidings/core/dispatch";
+import {
+  type EngineOptionNames,
+  pickWorkerOptions,
+  QueueWorker,
+  type SharedWorkerOptions,
+} from "@tidings/core/dispatch";
 import type { JobResult, JobWithMetadata, PgBoss, SendOptions, WorkOptions } from "pg-boss";
 import { QUEUE_DEFAULTS } from "./defaults";
 import { jobIdFor } from "./job-id";
 
-type EngineWorkOptions = Omit<
+/**
+ * pg-boss's own `WorkOptions`, in `createWorker`'s `pgBoss`: `pollingIntervalSeconds`, `priority`… (not those the
+ * worker sets itself: `batchSize` is `concurrency`, and it settles each job on its own).
+ *
+ * @example
+ * ```ts
+ * import type { MessageEvents } from "@tidings/core";
+ * import { createWorker, type PgBossWorkOptions } from "@tidings/pg-boss";
+ * import { PgBoss } from "pg-boss";
+ *
+ * // A quiet queue that must still be picked up within a second.
+ * const pgBoss: PgBossWorkOptions = { pollingIntervalSeconds: 1 };
+ *
+ * const boss = new PgBoss(process.env.DATABASE_URL!);
+ * await boss.start();
+ * const worker = createWorker<MessageEvents>({ boss, queue: "deliveries", pgBoss });
+ * worker.on("message.delivered", (event) => console.log(event.data.id));
+ * ```
+ */
+export type PgBossWorkOptions = Omit<
   WorkOptions,
   "batchSize" | "localConcurrency" | "perJobResults" | "transactional" | "includeMetadata"
 >;
@@ -45,7 +69,7 @@ export type WorkerBoss = Pick<PgBoss, "createQueue" | "work" | "offWork" | "send
  * const boss = new PgBoss(process.env.DATABASE_URL!);
  * boss.on("error", (error) => console.error(error.message));
  * await boss.start();
- * const worker = createWorker<MessageEvents>({ boss, queue: "deliveries", pollingIntervalSeconds: 30 });
+ * const worker = createWorker<MessageEvents>({ boss, queue: "deliveries", pgBoss: { pollingIntervalSeconds: 30 } });
  * worker.on("message.delivered", (event) => console.log(event.data.id, "delivered"));
  * await worker.ready;
  *
@@ -62,8 +86,8 @@ export interface PgBossWork {
 }
 
 /**
- * What `createWorker` takes: your started PgBoss, the queue's name, pg-boss's polling options, and the Receiver's
- * ordering options.
+ * What `createWorker` takes: the options every engine takes (`queue`, `concurrency`, and core's `logger`, `order`,
+ * `store`, `orderWaitMs`, `leaseMs`, `doneTtlMs`), your started PgBoss, and pg-boss's own work options in `pgBoss`.
  *
  * @example
  * ```ts
@@ -80,26 +104,27 @@ export interface PgBossWork {
  *   boss,
  *   queue: "deliveries",
  *   concurrency: 16,
- *   pollingIntervalSeconds: 1,
+ *   pgBoss: { pollingIntervalSeconds: 1 },
  * };
  * const worker = createWorker(options);
  * worker.on("message.failed", (event, context) => console.warn(event.data.id, "failed", context.deliveryKey));
  * await worker.ready;
  * ```
  */
-export interface CreateWorkerOptions<Events extends EventMap = MessageEvents>
-  extends QueueWorkerOptions<Events>,
-    EngineWorkOptions {
+export interface CreateWorkerOptions<Events extends EventMap = MessageEvents> extends SharedWorkerOptions<Events> {
   /** Your started PgBoss instance. */
   boss: WorkerBoss;
-  /** The name of the queue `enqueueTo` sends to. */
-  queue: string;
   /**
    * Jobs run at once: each fetch takes up to this many, runs them together and settles each on its own; the next
    * fetch follows at once while fetches come back full. Default 1.
    */
   concurrency?: number;
+  /** pg-boss's own work options, which `@tidings/bullmq` has no counterpart for: `pollingIntervalSeconds`… */
+  pgBoss?: PgBossWorkOptions;
 }
+
+/** Where `createWorker`'s own options are, for its checks and messages. */
+const WORKER_NAMES: EngineOptionNames = { engine: "pg-boss", group: "pgBoss", handles: ["boss"] };
 
 /**
  * A pg-boss worker that runs each job's delivery through the same typed handlers as a Receiver.
@@ -135,21 +160,12 @@ export class DeliveryWorker<Events extends EventMap = MessageEvents> extends Que
   readonly ready: Promise<void>;
   readonly #stop: () => Promise<void>;
 
-  constructor({
-    boss,
-    queue,
-    concurrency = QUEUE_DEFAULTS.concurrency,
-    logger,
-    order,
-    store,
-    orderWaitMs,
-    leaseMs,
-    doneTtlMs,
-    ...workOptions
-  }: CreateWorkerOptions<Events>) {
-    super({ logger, order, store, orderWaitMs, leaseMs, doneTtlMs }, { system: "pg-boss", queue });
-    const options = {
-      ...workOptions,
+  constructor(options: CreateWorkerOptions<Events>) {
+    const { queue, concurrency, worker } = pickWorkerOptions(options, QUEUE_DEFAULTS, WORKER_NAMES);
+    super(worker, { system: "pg-boss", queue });
+    const { boss } = options;
+    const workOptions = {
+      ...options.pgBoss,
       batchSize: concurrency,
       perJobResults: true,
       burstWhenBatchFull: true,
@@ -177,7 +193,7 @@ export class DeliveryWorker<Events extends EventMap = MessageEvents> extends Que
     };
     const workId = boss
       .createQueue(queue)
-      .then(() => boss.work(queue, options, (jobs: JobWithMetadata<unknown>[]) => Promise.all(jobs.map(settle))));
+      .then(() => boss.work(queue, workOptions, (jobs: JobWithMetadata<unknown>[]) => Promise.all(jobs.map(settle))));
     let id: string | undefined;
     this.engineWorker = {
       boss,
@@ -190,7 +206,7 @@ export class DeliveryWorker<Events extends EventMap = MessageEvents> extends Que
       id = started;
     });
     this.ready.catch((error: unknown) =>
-      (logger ?? console).error("[tidings] the pg-boss worker did not start", error),
+      (worker.logger ?? console).error("[tidings] the pg-boss worker did not start", error),
     );
     this.#stop = async () => boss.offWork(queue, { id: await workId, wait: true });
   }

@@ -31,7 +31,13 @@ it("an ordered job put back while its message is busy keeps the retries, expiry 
   const queue = "deferral";
   const enqueue = enqueueTo(
     { boss, queue },
-    { attempts: 6, retryDelaySeconds: 7, retryBackoff: true, expireInSeconds: 600, keepCompletedSeconds: 7200 },
+    {
+      attempts: 6,
+      retryDelaySeconds: 7,
+      retryBackoff: "exponential",
+      keepCompletedSeconds: 7200,
+      pgBoss: { expireInSeconds: 600 },
+    },
   );
   // Two events of one message, fetched together: whichever claims the message first holds it, the other is put back.
   const events = ["message.sent", "message.delivered"].map((type, index) => ({
@@ -48,7 +54,7 @@ it("an ordered job put back while its message is busy keeps the retries, expiry 
     boss,
     queue,
     concurrency: 2,
-    pollingIntervalSeconds: 0.5,
+    pgBoss: { pollingIntervalSeconds: 0.5 },
     order: messageStatusOrder,
     store: new MemoryStore(),
     orderWaitMs: 0,

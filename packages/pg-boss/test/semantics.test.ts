@@ -30,6 +30,7 @@ afterAll(async () => {
 
 describeQueueSemantics<EnqueueTarget, EnqueueOptions, CreateWorkerOptions>({
   name: "pg-boss",
+  group: "pgBoss",
   pkg: pgBoss,
   async open() {
     const name = `q${++queues}`;
@@ -37,8 +38,7 @@ describeQueueSemantics<EnqueueTarget, EnqueueOptions, CreateWorkerOptions>({
     return {
       name,
       target: { boss, queue: name },
-      retryAtOnce: { retryDelaySeconds: 0 },
-      workerOptions: { boss, queue: name, pollingIntervalSeconds: 0.5, logger: { error() {} } },
+      workerOptions: { boss, queue: name, pgBoss: { pollingIntervalSeconds: 0.5 }, logger: { error() {} } },
       async takesJobs(worker) {
         const { id } = (worker as DeliveryWorker).engineWorker;
         return boss.getWipData().some((work) => work.workId === id && work.state !== "stopping");
@@ -52,7 +52,12 @@ describeQueueSemantics<EnqueueTarget, EnqueueOptions, CreateWorkerOptions>({
       async settingsOf(id) {
         const job = await boss.getJobById(name, id);
         if (!job) return undefined;
-        return { attempts: job.retryLimit + 1, keepCompletedSeconds: job.deleteAfterSeconds };
+        return {
+          attempts: job.retryLimit + 1,
+          retryDelaySeconds: job.retryDelay,
+          retryBackoff: job.retryBackoff ? "exponential" : "fixed",
+          keepCompletedSeconds: job.deleteAfterSeconds,
+        };
       },
       async jobCount() {
         const { rows } = await boss
@@ -104,8 +109,8 @@ describe("pg-boss specifics", () => {
     const expected = [
       QUEUE_DEFAULTS.attempts - 1,
       QUEUE_DEFAULTS.retryDelaySeconds,
-      QUEUE_DEFAULTS.retryBackoff,
-      QUEUE_DEFAULTS.expireInSeconds,
+      QUEUE_DEFAULTS.retryBackoff === "exponential",
+      QUEUE_DEFAULTS.pgBoss.expireInSeconds,
       QUEUE_DEFAULTS.keepCompletedSeconds,
     ];
     // One `send`, and a batch of two in one `insert`.
@@ -123,5 +128,47 @@ describe("pg-boss specifics", () => {
     const work = boss.getWipData().find((entry) => entry.workId === worker.engineWorker.id);
     expect([work?.name, work?.options.batchSize]).toEqual([name, QUEUE_DEFAULTS.concurrency]);
     await worker.close();
+  });
+
+  it("pg-boss's own options go in `pgBoss`: a job's expiry, a worker's polling", async () => {
+    const name = `q${++queues}`;
+    const context = {
+      type: "message.sent",
+      deliveryKey: "event:evt_expiry",
+      timestamp: 1,
+      secretIndex: 0,
+      verifiedBody: new Uint8Array(),
+      headers: {},
+    };
+    await enqueueTo({ boss, queue: name }, { pgBoss: { expireInSeconds: 42 } })({ id: "evt_expiry" }, context);
+    expect((await boss.getJobById(name, jobIdFor("event:evt_expiry")))?.expireInSeconds).toBe(42);
+    const worker = pgBoss.createWorker({
+      boss,
+      queue: name,
+      pgBoss: { pollingIntervalSeconds: 3 },
+      logger: { error() {} },
+    });
+    await worker.ready;
+    const work = boss.getWipData().find((entry) => entry.workId === worker.engineWorker.id);
+    expect(work?.options.pollingIntervalSeconds).toBe(3);
+    await worker.close();
+    expect(() => enqueueTo({ boss, queue: name }, { pgBoss: { expireInSeconds: 0 } })).toThrow(
+      /pgBoss\.expireInSeconds must be a positive whole number/,
+    );
+  });
+
+  it("the former top-level expireInSeconds and pollingIntervalSeconds are refused at setup, naming `pgBoss`", () => {
+    expect(() => enqueueTo({ boss, queue: "q" }, { expireInSeconds: 60 } as EnqueueOptions)).toThrow(
+      new TypeError("enqueueTo: `expireInSeconds` is now `pgBoss: { expireInSeconds }`"),
+    );
+    expect(() => pgBoss.createWorker({ boss, queue: "q", pollingIntervalSeconds: 0.5 } as CreateWorkerOptions)).toThrow(
+      new TypeError(
+        "createWorker: `pollingIntervalSeconds` is not an option every engine takes (logger, order, store, orderWaitMs, leaseMs, doneTtlMs, queue, concurrency), if it is pg-boss's own, it goes in `pgBoss: { pollingIntervalSeconds }`",
+      ),
+    );
+    // retryBackoff keeps its name; its former values were true and false.
+    expect(() => enqueueTo({ boss, queue: "q" }, { retryBackoff: false } as unknown as EnqueueOptions)).toThrow(
+      new TypeError('enqueueTo: retryBackoff must be "exponential" or "fixed" (`false` is now "fixed")'),
+    );
   });
 });

@@ -129,6 +129,13 @@ export class PostgresStore implements DeliveryStore {
     return (await this.#count(this.#sql.release, [textKey(key), token])) === 1;
   }
 
+  /** Extends a claim the token still holds (with `order`, the object's lease too) to `leaseMs` from now: one statement. */
+  async renew(key: string, token: string, leaseMs: number, order?: ObjectPosition): Promise<boolean> {
+    if (order === undefined) return (await this.#count(this.#sql.renew, [textKey(key), token, leaseMs])) === 1;
+    const [row] = await this.#query(this.#sql.renewInOrder, [textKey(key), token, leaseMs, textKey(order.object)]);
+    return row?.n === 1;
+  }
+
   /** One statement: a function that holds the object's row lock while it decides (see `DeliveryStore`). */
   async claimInOrder(key: string, leaseMs: number, order: ObjectPosition, ttlMs: number): Promise<OrderedClaimResult> {
     const token = crypto.randomUUID();

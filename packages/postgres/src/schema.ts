@@ -86,7 +86,17 @@ function schemaOf(qualified: string): string {
 
 const ms = (param: string) => `now() + ${param}::float8 * interval '1 millisecond'`;
 
-/** The statements of each step: one each, acting only while the caller's token owns the key. */
+/**
+ * Locks the key's row and the object's row ($1 key, $2 token, $4 object), found only while the token holds a live
+ * lease on both. Taken first, so the writes after it act on both rows or on neither, even as a lease runs out.
+ */
+function heldInOrder(deliveries: string, positions: string): string {
+  return `SELECT d.key FROM ${deliveries} d JOIN ${positions} p ON p.object = $4
+  WHERE d.key = $1 AND d.token = $2 AND NOT d.done AND d.expires_at > now() AND p.lease = $2 AND p.lease_until > now()
+  FOR UPDATE OF d, p`;
+}
+
+/** The statements of each step: one each, acting only while the caller's token holds a live lease on the key. */
 export function statements({ deliveries, positions, claimInOrder }: Names) {
   // The claim writes even when it finds the key live (a no-op update), so the row tells it done from in-flight in
   // the same statement, under the row lock, instead of a read that a concurrent claim could have overtaken.
@@ -100,18 +110,31 @@ RETURNING token = $2 AS claimed, done`,
     complete: `UPDATE ${deliveries} SET token = NULL, done = true, expires_at = ${ms("$3")}
 WHERE key = $1 AND token = $2 AND NOT done AND expires_at > now()`,
     release: `DELETE FROM ${deliveries} WHERE key = $1 AND token = $2 AND NOT done AND expires_at > now()`,
+    renew: `UPDATE ${deliveries} SET expires_at = ${ms("$3")}
+WHERE key = $1 AND token = $2 AND NOT done AND expires_at > now()`,
+    renewInOrder: `WITH held AS (
+  ${heldInOrder(deliveries, positions)}
+), renewed AS (
+  UPDATE ${deliveries} SET expires_at = ${ms("$3")} WHERE key = $1 AND EXISTS (SELECT 1 FROM held)
+  RETURNING key
+), leased AS (
+  UPDATE ${positions} SET lease_until = ${ms("$3")} WHERE object = $4 AND EXISTS (SELECT 1 FROM held)
+)
+SELECT count(*)::int AS n FROM renewed`,
     claimInOrder: `SELECT ${claimInOrder}($1, $2, $3, $4, $5, $6) AS state`,
-    completeInOrder: `WITH finished AS (
+    completeInOrder: `WITH held AS (
+  ${heldInOrder(deliveries, positions)}
+), finished AS (
   UPDATE ${deliveries} SET token = NULL, done = true, expires_at = ${ms("$3")}
-  WHERE key = $1 AND token = $2 AND NOT done AND expires_at > now()
+  WHERE key = $1 AND EXISTS (SELECT 1 FROM held)
   RETURNING key
 ), moved AS (
   UPDATE ${positions} SET
     position = GREATEST(CASE WHEN expires_at > now() THEN position END, $5),
     expires_at = ${ms("$3")},
-    lease = CASE WHEN lease = $2 THEN NULL ELSE lease END,
-    lease_until = CASE WHEN lease = $2 THEN NULL ELSE lease_until END
-  WHERE object = $4 AND EXISTS (SELECT 1 FROM finished)
+    lease = NULL,
+    lease_until = NULL
+  WHERE object = $4 AND EXISTS (SELECT 1 FROM held)
 )
 SELECT count(*)::int AS n FROM finished`,
     releaseInOrder: `WITH released AS (

@@ -5,7 +5,7 @@ import { PGlite } from "@electric-sql/pglite";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PostgresStore } from "../src/index";
-import { textKey } from "../src/key";
+import { LONGEST_PLAIN_KEY, textKey } from "../src/key";
 
 describe("PostgresStore setup", () => {
   it("refuses a client without query, and table or schema names that are not plain identifiers", () => {
@@ -95,6 +95,35 @@ describe("textKey", () => {
         const text = textKey(a);
         expect(LONE_SURROGATE.test(text)).toBe(false);
         expect(text.includes("\u0000")).toBe(false);
+        if (a !== b) expect(textKey(b)).not.toBe(text);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("stores a key past LONGEST_PLAIN_KEY bytes as a 72-character digest, and one at the limit as it is", () => {
+    const atLimit = "e".repeat(LONGEST_PLAIN_KEY);
+    expect(textKey(atLimit)).toBe(atLimit);
+    expect(textKey(`${atLimit}e`)).toMatch(/^\\sha256:[0-9a-f]{64}$/);
+    // Bytes, not characters: 700 three-byte characters are 2,100 bytes.
+    expect(textKey("\u20AC".repeat(700))).toMatch(/^\\sha256:/);
+    expect(textKey("\u0000".repeat(400))).toMatch(/^\\sha256:/); // 2,400 bytes once escaped
+    expect(textKey("x".repeat(10_000))).toHaveLength(72);
+  });
+
+  it("property: keys near the limit stay apart, and no key stored as it is looks like a digest", () => {
+    const unit = fc.constantFrom("a", "\\", "\u0000", "\uD800", "\u20AC", "s", "h");
+    const near = fc
+      .tuple(
+        fc.integer({ min: LONGEST_PLAIN_KEY - 400, max: LONGEST_PLAIN_KEY + 4 }),
+        fc.string({ unit, maxLength: 8 }),
+      )
+      .map(([length, tail]) => "k".repeat(length) + tail);
+    const digest = fc.stringMatching(/^\\sha256:[0-9a-f]{64}$/);
+    fc.assert(
+      fc.property(fc.oneof(near, digest, fc.string({ unit })), fc.oneof(near, digest), (a, b) => {
+        const text = textKey(a);
+        expect(Buffer.byteLength(text)).toBeLessThanOrEqual(LONGEST_PLAIN_KEY);
         if (a !== b) expect(textKey(b)).not.toBe(text);
       }),
       { numRuns: 2000 },

@@ -8,6 +8,8 @@ import {
   COMPLETE_SCRIPT,
   RELEASE_IN_ORDER_SCRIPT,
   RELEASE_SCRIPT,
+  RENEW_IN_ORDER_SCRIPT,
+  RENEW_SCRIPT,
 } from "./scripts";
 import { withTimeout } from "./timeout";
 
@@ -29,8 +31,11 @@ import { withTimeout } from "./timeout";
  */
 export interface RedisStoreOptions {
   /** Your ioredis client (or Cluster-compatible client); its connection options stay yours. */
-  client: Pick<Redis, "set" | "get" | "eval"> & { readonly status?: string };
-  /** Prefix of every key this store writes. Default `"tidings:"`. */
+  client: Pick<Redis, "set" | "get" | "eval"> & { readonly status?: string; readonly isCluster?: boolean };
+  /**
+   * Prefix of every key this store writes. Default `"tidings:"`. With `order` on a Redis Cluster it must carry a hash
+   * tag (`"{tidings}:"`), which puts an event's key and its object's keys in one slot.
+   */
   prefix?: string;
   /** A Redis call slower than this fails, and the Receiver answers 503 so the sender retries. Default 2000 ms. */
   operationTimeoutMs?: number;
@@ -64,6 +69,8 @@ export class RedisStore implements DeliveryStore {
   readonly #client: RedisStoreOptions["client"];
   readonly #prefix: string;
   readonly #timeoutMs: number;
+  // Set on a Cluster client whose prefix has no hash tag: what the ordered steps throw, as they cannot be one script.
+  readonly orderUnavailable: string | undefined;
 
   constructor(options: RedisStoreOptions) {
     if (!options?.client) throw new TypeError("RedisStore needs { client }: an ioredis instance");
@@ -75,6 +82,11 @@ export class RedisStore implements DeliveryStore {
       throw new TypeError("RedisStore prefix has a `{` with no `}` after it: close the hash tag, or use none");
     }
     this.#timeoutMs = options.operationTimeoutMs ?? 2000;
+    const tagEnd = brace < 0 ? -1 : this.#prefix.indexOf("}", brace + 1);
+    this.orderUnavailable =
+      options.client.isCluster === true && tagEnd <= brace + 1
+        ? `RedisStore on a Redis Cluster keeps order only with a hash-tagged prefix (such as "{tidings}:"): an ordered event's key is the key its plain claim uses, and a script must find it in the slot of its object's keys. ${JSON.stringify(this.#prefix)} has no tag.`
+        : undefined;
   }
 
   async claim(key: string, leaseMs: number): Promise<ClaimResult> {
@@ -118,6 +130,21 @@ export class RedisStore implements DeliveryStore {
   async release(key: string, token: string): Promise<boolean> {
     const script = this.#client.eval(RELEASE_SCRIPT, 1, redisKey(this.#prefix + key), IN_FLIGHT + token);
     return (await this.#call(script, "release")) === 1;
+  }
+
+  /** Extends a claim the token still holds (with `order`, the object's lease too) to `leaseMs` from now: one script. */
+  async renew(key: string, token: string, leaseMs: number, order?: ObjectPosition): Promise<boolean> {
+    const script =
+      order === undefined
+        ? this.#client.eval(RENEW_SCRIPT, 1, redisKey(this.#prefix + key), IN_FLIGHT + token, leaseMs)
+        : this.#client.eval(
+            RENEW_IN_ORDER_SCRIPT,
+            3,
+            ...this.#orderedKeys(key, order.object),
+            IN_FLIGHT + token,
+            leaseMs,
+          );
+    return (await this.#call(script, "renew")) === 1;
   }
 
   /** One script: the delivery key, the object's position and its lease, in one cluster slot. */
@@ -166,14 +193,15 @@ export class RedisStore implements DeliveryStore {
   }
 
   /**
-   * An ordered event's delivery key, its object's position and its object's lease. All three carry the hash tag
-   * `{:<object>…`, the `:` keeping it non-empty; the object's length before it keeps every (object, key) pair apart
-   * however the object ends.
+   * An ordered event's delivery key (the key `claim` uses, so switching `order` on or off never runs a handled event
+   * again), its object's position and its object's lease. The last two keep the names they have always had, so
+   * handled positions outlive an upgrade; the object's length in them keeps every object's keys apart however it ends.
    */
   #orderedKeys(key: string, object: string): [string | Buffer, string | Buffer, string | Buffer] {
+    if (this.orderUnavailable !== undefined) throw new TypeError(this.orderUnavailable);
     const tagged = `${object.length}{:${object}}`;
     return [
-      redisKey(`${this.#prefix}#d${tagged}${key}`),
+      redisKey(this.#prefix + key),
       redisKey(`${this.#prefix}#o${tagged}`),
       redisKey(`${this.#prefix}#l${tagged}`),
     ];

@@ -69,6 +69,7 @@ async function listening(app: FastifyInstance): Promise<RunningApp> {
   await app.listen({ host: "127.0.0.1", port: 0 });
   const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   return {
+    url: baseUrl,
     send: (request) => sendOverHttp(baseUrl, WEBHOOK_PATH, request),
     sendPartial: (wire, bytes, ending) => sendPartialOverSocket(baseUrl, WEBHOOK_PATH, wire, bytes, ending),
     close: () => app.close(),

@@ -11,6 +11,7 @@ function listen(app: Hono): Promise<RunningApp> {
     const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info: AddressInfo) => {
       const baseUrl = `http://127.0.0.1:${info.port}`;
       resolve({
+        url: baseUrl,
         send: (request) => sendOverHttp(baseUrl, WEBHOOK_PATH, request),
         sendPartial: (wire, bytes, ending) => sendPartialOverSocket(baseUrl, WEBHOOK_PATH, wire, bytes, ending),
         close: () => new Promise((done) => server.close(() => done())),

@@ -21,6 +21,7 @@ async function start(platform: Platform, module: object, expressServer?: express
   });
   const baseUrl = nest.url("");
   return {
+    url: baseUrl,
     send: (request) => sendOverHttp(baseUrl, WEBHOOK_PATH, request),
     sendPartial: (wire, bytes, ending) => sendPartialOverSocket(baseUrl, WEBHOOK_PATH, wire, bytes, ending),
     close: nest.close,

@@ -161,8 +161,10 @@ async function decodeWithStreams(bytes: Uint8Array, coding: ContentCoding, maxBo
     );
   }
   try {
+    // Bytes already in memory: no arrival rate to hold them to.
     return await readStreamWithin(new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(stream), {
       maxBodyBytes,
+      minBodyBytesPerSecond: 0,
     });
   } catch (error) {
     throw error instanceof WebhookVerificationError ? error : undecodable(coding, error);

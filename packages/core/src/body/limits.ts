@@ -23,7 +23,8 @@ export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
  * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
  * const app = express();
  * app.post("/webhooks", rawBody(receiver.bodyLimits), async (req, res) => {
- *   const result = await handleNodeRequest(receiver, req, { consumedFix: "Use express.raw().", decodedBody: req.body });
+ *   const decodedBody = req.body as Buffer | undefined; // what express.raw() read, if the request had a body
+ *   const result = await handleNodeRequest(receiver, req, { consumedFix: "Use express.raw().", decodedBody });
  *   writeNodeResponse(res, result);
  * });
  * ```
@@ -32,6 +33,10 @@ export interface BodyLimits {
   maxBodyBytes: number;
   /** Default `DEFAULT_BODY_TIMEOUT_MS`. */
   bodyTimeoutMs?: number | undefined;
+  /** The slowest average a body may arrive at once `bodyRateGraceMs` passed, bytes per second; 0: no check. Default 240. */
+  minBodyBytesPerSecond?: number | undefined;
+  /** How long a body may arrive slower than `minBodyBytesPerSecond`, ms; then checked again every as long. Default 5 s. */
+  bodyRateGraceMs?: number | undefined;
 }
 
 export function bodyTimedOut(bodyTimeoutMs: number): WebhookVerificationError {

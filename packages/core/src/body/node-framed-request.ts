@@ -12,6 +12,8 @@
  */
 let lastPrototype: unknown = null;
 let lastFramed = false;
+/** The key under which that Request keeps Node's `IncomingMessage`, looked for on the first one read; null: none. */
+let incomingKey: symbol | null | undefined;
 
 export function isNodeFramedRequest(request: Request): boolean {
   const prototype: unknown = Object.getPrototypeOf(request);
@@ -27,4 +29,22 @@ function isLazyNodeRequestPrototype(prototype: object): boolean {
     Object.hasOwn(prototype, "arrayBuffer") &&
     Object.getOwnPropertySymbols(prototype).some((symbol) => symbol.description === "getRequestCache")
   );
+}
+
+interface SocketLike {
+  readonly bytesRead: number;
+}
+
+/**
+ * For a Request `isNodeFramedRequest` recognised: how many bytes its socket has read since now (the body's progress,
+ * which `arrayBuffer()` does not show until the end). Undefined where the socket cannot be found.
+ */
+export function socketBytesRead(request: Request): (() => number) | undefined {
+  incomingKey ??= Object.getOwnPropertySymbols(request).find((symbol) => symbol.description === "incomingKey") ?? null;
+  const incoming =
+    incomingKey && (request as unknown as Record<symbol, { socket?: SocketLike } | undefined>)[incomingKey];
+  const socket = incoming?.socket;
+  if (typeof socket?.bytesRead !== "number") return undefined;
+  const before = socket.bytesRead;
+  return () => socket.bytesRead - before;
 }

@@ -1,15 +1,8 @@
 import { WebhookVerificationError } from "../errors";
-import { startSharedDeadline } from "../shared-deadline";
+import { BodyWatch } from "./body-watch";
 import { bodyAlreadyConsumed } from "./consumed";
 import { contentCodings, decodeBody } from "./content-encoding";
-import {
-  assertDeclaredWithinLimit,
-  assertNotTruncated,
-  bodyTimedOut,
-  concatBytes,
-  DEFAULT_BODY_TIMEOUT_MS,
-  payloadTooLarge,
-} from "./limits";
+import { assertDeclaredWithinLimit, assertNotTruncated, type BodyLimits, concatBytes, payloadTooLarge } from "./limits";
 import type { ReadBodyOptions } from "./web-request";
 
 /**
@@ -99,29 +92,36 @@ export function readNodeStream(
   headers: NodeRequestLike["headers"],
   options: ReadBodyOptions,
 ): Promise<Uint8Array> {
-  if (isNodeStreamConsumed(request)) throw bodyAlreadyConsumed(options.consumedFix);
+  return readNodeWithin(request, headers, options, options.consumedFix);
+}
+
+/** `readNodeStream` with the limits and the fix apart: the Receiver's limits object as it is, none built per request. */
+export function readNodeWithin(
+  request: NodeRequestLike,
+  headers: NodeRequestLike["headers"],
+  limits: BodyLimits,
+  consumedFix: string,
+): Promise<Uint8Array> {
+  if (isNodeStreamConsumed(request)) throw bodyAlreadyConsumed(consumedFix);
   const codings = contentCodings(headers);
-  const raw = collect(request, options, assertDeclaredWithinLimit(headers, options.maxBodyBytes));
-  return codings.length === 0 ? raw : raw.then((bytes) => decodeBody(bytes, codings, options.maxBodyBytes));
+  const raw = collect(request, limits, consumedFix, assertDeclaredWithinLimit(headers, limits.maxBodyBytes));
+  return codings.length === 0 ? raw : raw.then((bytes) => decodeBody(bytes, codings, limits.maxBodyBytes));
 }
 
 function interrupted(): WebhookVerificationError {
   return new WebhookVerificationError("body_truncated", "The client disconnected before the body was complete.");
 }
 
-function collect(request: NodeRequestLike, options: ReadBodyOptions, declared: number | undefined) {
+function collect(request: NodeRequestLike, limits: BodyLimits, consumedFix: string, declared: number | undefined) {
   return new Promise<Uint8Array>((resolve, reject) => {
     let chunks: Uint8Array[] = [];
-    let total = 0;
     let settled = false;
-    const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
-    const deadline = startSharedDeadline(bodyTimeoutMs, () => finish(() => bodyTimedOut(bodyTimeoutMs)));
     // The listeners stay on a stream that ended (removing 'data' costs Node a tick, and the stream is done), so
     // 'close' still arrives after 'end': errors are built only for a stream that did not end, never per request.
     const finish = (failure?: () => Error) => {
       if (settled) return;
       settled = true;
-      deadline.clear();
+      watch.clear();
       const received = chunks;
       chunks = [];
       if (failure) {
@@ -131,16 +131,17 @@ function collect(request: NodeRequestLike, options: ReadBodyOptions, declared: n
         return;
       }
       try {
-        assertNotTruncated(total, declared);
-        resolve(concatBytes(received, total));
+        assertNotTruncated(watch.received, declared);
+        resolve(concatBytes(received, watch.received));
       } catch (truncated) {
         reject(truncated);
       }
     };
+    const watch = new BodyWatch(limits, (error) => finish(() => error));
     const onData = (chunk: Uint8Array | string) => {
-      if (typeof chunk === "string") return finish(() => bodyAlreadyConsumed(options.consumedFix));
-      total += chunk.byteLength;
-      if (total > options.maxBodyBytes) return finish(() => payloadTooLarge(options.maxBodyBytes));
+      if (typeof chunk === "string") return finish(() => bodyAlreadyConsumed(consumedFix));
+      watch.received += chunk.byteLength;
+      if (watch.received > limits.maxBodyBytes) return finish(() => payloadTooLarge(limits.maxBodyBytes));
       chunks.push(chunk);
     };
     request.on("data", onData);

@@ -1,17 +1,15 @@
 import { WebhookVerificationError } from "../errors";
-import { startSharedDeadline } from "../shared-deadline";
+import { BodyWatch } from "./body-watch";
 import { bodyAlreadyConsumed } from "./consumed";
 import { contentCodings, decodeBody } from "./content-encoding";
 import {
   assertDeclaredWithinLimit,
   assertNotTruncated,
   type BodyLimits,
-  bodyTimedOut,
   bodyTruncated,
-  DEFAULT_BODY_TIMEOUT_MS,
   payloadTooLarge,
 } from "./limits";
-import { isNodeFramedRequest } from "./node-framed-request";
+import { isNodeFramedRequest, socketBytesRead } from "./node-framed-request";
 import { readStreamWithin } from "./web-stream";
 
 /**
@@ -84,22 +82,24 @@ export function readWebBody(request: Request, limits: BodyLimits, consumedFix: s
   }
 }
 
-/** A body Node's HTTP parser frames by its Content-Length (within the limit): read whole, under the body deadline. */
+/**
+ * A body Node's HTTP parser frames by its Content-Length (within the limit): read whole, under the body's time limits.
+ * `arrayBuffer()` shows nothing until the end, so the rate is measured on the bytes its socket has read since.
+ */
 function readFramed(request: Request, declared: number, limits: BodyLimits, consumedFix: string) {
   const { maxBodyBytes } = limits;
-  const bodyTimeoutMs = limits.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
   return new Promise<Uint8Array>((resolve, reject) => {
-    const deadline = startSharedDeadline(bodyTimeoutMs, () => reject(bodyTimedOut(bodyTimeoutMs)));
+    const watch = new BodyWatch(limits, reject, undefined, socketBytesRead(request));
     request.arrayBuffer().then(
       (buffer) => {
-        deadline.clear();
+        watch.clear();
         // Only a server that broke its own framing could send more; refused all the same.
         if (buffer.byteLength > maxBodyBytes) reject(payloadTooLarge(maxBodyBytes));
         else if (buffer.byteLength < declared) reject(bodyTruncated(buffer.byteLength, declared));
         else resolve(new Uint8Array(buffer));
       },
       (error: unknown) => {
-        deadline.clear();
+        watch.clear();
         reject(consumedOrInterrupted(error, consumedFix));
       },
     );

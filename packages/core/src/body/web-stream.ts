@@ -1,47 +1,45 @@
-import { type BodyLimits, bodyTimedOut, concatBytes, DEFAULT_BODY_TIMEOUT_MS, payloadTooLarge } from "./limits";
-
-/** Rejects with 408 `body_timeout` when `reading` has not settled within `bodyTimeoutMs`. One promise, one timer. */
-export function withinDeadline<T>(reading: Promise<T>, limits: BodyLimits, onTimeout?: () => void): Promise<T> {
-  const bodyTimeoutMs = limits.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      onTimeout?.();
-      reject(bodyTimedOut(bodyTimeoutMs));
-    }, bodyTimeoutMs);
-    reading.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}
+import { BodyWatch, startOwnTimer } from "./body-watch";
+import { type BodyLimits, concatBytes, payloadTooLarge } from "./limits";
 
 /**
- * Reads a Web stream to the end, cancelling it as soon as it passes `maxBodyBytes` or `bodyTimeoutMs`. Never reads
- * more than one chunk past the limit, whatever the headers announced. The stream's own errors propagate as they are.
+ * Reads a Web stream to the end, cancelling it as soon as it passes `maxBodyBytes`, `bodyTimeoutMs`, or arrives slower
+ * than `minBodyBytesPerSecond` after its grace. Never reads more than one chunk past the limit, whatever the headers
+ * announced. The stream's own errors propagate as they are. One promise, one timer at a time.
  */
 export function readStreamWithin(stream: ReadableStream<Uint8Array>, limits: BodyLimits): Promise<Uint8Array> {
   const { maxBodyBytes } = limits;
   const reader = stream.getReader();
-  // Not awaited: a stalled source may never settle its cancel, and the answer must not wait for it.
-  const cancel = () => void reader.cancel().catch(() => {});
-  const collect = async () => {
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    for (let read = await reader.read(); !read.done; read = await reader.read()) {
-      total += read.value.byteLength;
-      if (total > maxBodyBytes) {
-        cancel();
-        throw payloadTooLarge(maxBodyBytes);
+  return new Promise<Uint8Array>((resolve, reject) => {
+    const watch = new BodyWatch(
+      limits,
+      (error) => {
+        // Not awaited: a stalled source may never settle its cancel, and the answer must not wait for it.
+        void reader.cancel().catch(() => {});
+        reject(error);
+      },
+      startOwnTimer,
+    );
+    const collect = async () => {
+      const chunks: Uint8Array[] = [];
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        watch.received += read.value.byteLength;
+        if (watch.received > maxBodyBytes) {
+          void reader.cancel().catch(() => {});
+          throw payloadTooLarge(maxBodyBytes);
+        }
+        chunks.push(read.value);
       }
-      chunks.push(read.value);
-    }
-    return concatBytes(chunks, total);
-  };
-  return withinDeadline(collect(), limits, cancel);
+      return concatBytes(chunks, watch.received);
+    };
+    collect().then(
+      (bytes) => {
+        watch.clear();
+        resolve(bytes);
+      },
+      (error: unknown) => {
+        watch.clear();
+        reject(error);
+      },
+    );
+  });
 }

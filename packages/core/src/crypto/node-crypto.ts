@@ -1,4 +1,5 @@
 import { nodeBuiltin } from "../runtime";
+import { MAX_KEYS } from "./key-cache";
 import type { SecretFormat, SignatureMatch, SignedContent } from "./signed-content";
 
 export type NodeCrypto = typeof import("node:crypto");
@@ -22,37 +23,39 @@ export function requireNodeCrypto(caller: string, alternative?: string): NodeCry
 }
 
 // Each secret's key, made once: encoding the string on every call costs about as much as parsing the header.
-// Secrets are few and long-lived; the Web Crypto path caches its imported keys the same way. A KeyObject rather
-// than the key's bytes: from Node 24, createHmac probes a Buffer key for KeyObject and CryptoKey by throwing and
-// catching two TypeErrors, which makes an HMAC of a small body four times as slow; a KeyObject skips the probe.
-type HmacKey = import("node:crypto").KeyObject | Buffer;
+// The Web Crypto path caches its imported keys the same way. A KeyObject rather than the key's bytes: from Node 24,
+// createHmac probes a Buffer key for KeyObject and CryptoKey by throwing and catching two TypeErrors, which makes an
+// HMAC of a small body four times as slow; a KeyObject skips the probe. `null`: the secret is no HMAC key here.
+type HmacKey = import("node:crypto").KeyObject | null;
 const keys = new Map<string, HmacKey>();
 
 function keyFor(crypto: NodeCrypto, secret: string, format: SecretFormat | undefined): HmacKey {
   const cache = (format?.nodeKeys ?? keys) as Map<string, HmacKey>;
   let key = cache.get(secret);
   if (key === undefined) {
-    if (cache.size >= 32) cache.clear();
-    const bytes = Buffer.from(format ? format.keyBytes(secret) : secret);
-    key = typeof crypto.createSecretKey === "function" ? crypto.createSecretKey(bytes) : bytes;
+    const bytes = format ? format.keyBytes(secret) : Buffer.from(secret);
+    key = bytes ? crypto.createSecretKey(bytes) : null;
+    // `remember`, written out: it keeps `import { verify }` within its size budget.
+    if (cache.size >= MAX_KEYS) cache.delete(cache.keys().next().value as string);
     cache.set(secret, key);
   }
   return key;
 }
 
+/** The HMAC-SHA256 of `prefix` + `payload`; undefined when the secret is not an HMAC key as `format` reads it. */
 export function hmacWithNodeCrypto(
   crypto: NodeCrypto,
   secret: string,
   prefix: string,
   payload: Uint8Array,
   format?: SecretFormat,
-): Buffer {
-  return crypto
-    .createHmac("sha256", keyFor(crypto, secret, format))
-    .update(prefix)
-    .update(payload)
-    .digest();
+): Buffer | undefined {
+  const key = keyFor(crypto, secret, format);
+  return key ? hmac(crypto, key, prefix, payload) : undefined;
 }
+
+const hmac = (crypto: NodeCrypto, key: NonNullable<HmacKey>, prefix: string, payload: Uint8Array) =>
+  crypto.createHmac("sha256", key).update(prefix).update(payload).digest();
 
 export function matchWithNodeCrypto(
   crypto: NodeCrypto,
@@ -64,7 +67,10 @@ export function matchWithNodeCrypto(
     : matchHmacWithNodeCrypto(crypto, content, secrets);
 }
 
-/** The HMAC-SHA256 of the content under each secret, against each of its signatures; the content's matchers unused. */
+/**
+ * The HMAC-SHA256 of the content under each secret, against each of its signatures; the content's matchers unused. A
+ * secret that is no HMAC key as the content's format reads it (an ed25519 key, above all) is skipped.
+ */
 export function matchHmacWithNodeCrypto(
   crypto: NodeCrypto,
   content: SignedContent,
@@ -73,9 +79,9 @@ export function matchHmacWithNodeCrypto(
   const encoding = content.encoding ?? "hex";
   const candidates = content.signatures.map((text) => Buffer.from(text, encoding));
   for (let secretIndex = 0; secretIndex < secrets.length; secretIndex++) {
-    const secret = secrets[secretIndex] as string;
-    const expected = hmacWithNodeCrypto(crypto, secret, content.prefix, content.payload, content.format);
-    for (let i = 0; i < candidates.length; i++) {
+    const key = keyFor(crypto, secrets[secretIndex] as string, content.format);
+    const expected = key && hmac(crypto, key, content.prefix, content.payload);
+    for (let i = 0; expected && i < candidates.length; i++) {
       if (crypto.timingSafeEqual(expected, candidates[i] as Buffer)) {
         return { secretIndex, signature: content.signatures[i] as string };
       }

@@ -16,14 +16,15 @@ export interface SignedContent {
 }
 
 /**
- * A way of writing secrets that is not their UTF-8 bytes (Standard Webhooks' `whsec_<base64>`), with the keys made
- * from it cached per secret, one cache per format: one string may be a key in two formats.
+ * A way of writing secrets that is not their UTF-8 bytes (Standard Webhooks' `whsec_<base64>`), or that a sender fixes
+ * (Stripe's `whsec_…`), with the keys made from it cached per secret, one cache per format: one string may be a key in
+ * two formats.
  */
 export interface SecretFormat {
-  /** The HMAC key's bytes; throws a TypeError for a secret not written this way. */
-  keyBytes(secret: string): Uint8Array;
+  /** The HMAC key's bytes; undefined for a secret not written this way, which then verifies nothing here. */
+  keyBytes(secret: string): Uint8Array | undefined;
   nodeKeys: Map<string, unknown>;
-  webKeys: Map<string, Promise<CryptoKey>>;
+  webKeys: Map<string, Promise<CryptoKey> | null>;
 }
 
 /** The first secret (in order) under which a signature matched, and that signature. */

@@ -1,24 +1,28 @@
 import { base64ToBytes } from "./base64";
 import { constantTimeEqual } from "./constant-time";
 import { hexToBytes } from "./hex";
+import { MAX_KEYS } from "./key-cache";
 import type { SecretFormat, SignatureMatch, SignedContent } from "./signed-content";
 
-const MAX_CACHED_KEYS = 32;
 const encoder = /* @__PURE__ */ new TextEncoder();
-// Importing a key is the costly part of a Web Crypto HMAC; endpoint secrets are few and long-lived.
-const keyCache = /* @__PURE__ */ new Map<string, Promise<CryptoKey>>();
+// Importing a key is the costly part of a Web Crypto HMAC. `null`: the secret is no HMAC key here.
+const keyCache = /* @__PURE__ */ new Map<string, Promise<CryptoKey> | null>();
 
-function importKey(secret: string, format: SecretFormat | undefined): Promise<CryptoKey> {
+function importKey(secret: string, format: SecretFormat | undefined): Promise<CryptoKey> | null {
   const cache = format?.webKeys ?? keyCache;
   let key = cache.get(secret);
   if (key === undefined) {
-    if (cache.size >= MAX_CACHED_KEYS) cache.clear();
     const bytes = format ? format.keyBytes(secret) : encoder.encode(secret);
-    key = crypto.subtle.importKey("raw", bytes as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, [
-      "sign",
-    ]);
+    key = bytes
+      ? crypto.subtle.importKey("raw", bytes as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, [
+          "sign",
+        ])
+      : null;
+    // `remember`, written out, as in node-crypto.ts: the main entry's size budget.
+    if (cache.size >= MAX_KEYS) cache.delete(cache.keys().next().value as string);
     cache.set(secret, key);
-    key.catch(() => cache.delete(secret));
+    // A failed import is not kept: the next delivery tries again.
+    key?.catch(() => cache.delete(secret));
   }
   return key;
 }
@@ -38,7 +42,7 @@ export function matchWithWebCrypto(
   return content.matchers ? content.matchers.web(content, secrets) : matchHmacWithWebCrypto(content, secrets);
 }
 
-/** The HMAC-SHA256 of the content under each secret, against each of its signatures; the content's matchers unused. */
+/** The HMAC-SHA256 of the content under each secret, against each of its signatures; a secret no HMAC key is skipped. */
 export async function matchHmacWithWebCrypto(
   content: SignedContent,
   secrets: readonly string[],
@@ -47,6 +51,7 @@ export async function matchHmacWithWebCrypto(
   const data = signedBytes(content.prefix, content.payload);
   for (let secretIndex = 0; secretIndex < secrets.length; secretIndex++) {
     const key = await importKey(secrets[secretIndex] as string, content.format);
+    if (key === null) continue;
     const expected = new Uint8Array(await crypto.subtle.sign("HMAC", key, data));
     for (let i = 0; i < candidates.length; i++) {
       if (constantTimeEqual(expected, candidates[i] as Uint8Array)) {

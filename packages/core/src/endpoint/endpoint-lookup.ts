@@ -3,6 +3,7 @@ import { errorResult, RETRY_LATER, type ReceiveResult } from "../http/result";
 import type { SafeLogger } from "../receiver/logger";
 import { isPromiseLike } from "../receiver/promise-like";
 import { withTimeLimit } from "../receiver/time-limit";
+import type { Scheme } from "../schemes/scheme";
 import { type RequestTarget, type TargetSource, UNKNOWN_TARGET } from "./request-target";
 import { type EndpointSecrets, resolveEndpoint, type SecretResolver } from "./secret-resolver";
 
@@ -19,18 +20,32 @@ type Found = EndpointSecrets | ReceiveResult;
 
 /**
  * A request's endpoint, found by the app's secret resolver: its secrets, or the answer when the resolver knows none
- * (404 `unknown_endpoint`), failed, or outlasted `timeoutMs` (503 `secret_unavailable`). The resolver runs for forged
+ * (404 `unknown_endpoint`), failed, returned a secret no scheme can verify with, or outlasted `timeoutMs` (503
+ * `secret_unavailable`: the sender retries once the record is fixed, and `onError` hears why). The resolver runs for forged
  * requests too, so a lookup that never settles must not hold each one, and its body, for good.
  */
 export class EndpointLookup {
   #loggedUnknown = false;
+  readonly #resolver: SecretResolver;
+  readonly #timeoutMs: number;
+  readonly #logger: SafeLogger;
+  readonly #refused: LookupRefusal;
+  /** The route's schemes: a secret the resolver returns is checked against them, or the scheme it names. */
+  readonly #schemes: readonly Scheme[];
 
   constructor(
-    private readonly resolver: SecretResolver,
-    private readonly timeoutMs: number,
-    private readonly logger: SafeLogger,
-    private readonly refused: LookupRefusal,
-  ) {}
+    resolver: SecretResolver,
+    timeoutMs: number,
+    logger: SafeLogger,
+    refused: LookupRefusal,
+    schemes: readonly Scheme[],
+  ) {
+    this.#resolver = resolver;
+    this.#timeoutMs = timeoutMs;
+    this.#logger = logger;
+    this.#refused = refused;
+    this.#schemes = schemes;
+  }
 
   /** Synchronous when the adapter's target and the resolver are, so a sync resolver adds no turn to the delivery. */
   find(request: LookupRequest, trace?: { target: RequestTarget | undefined }): Found | Promise<Found> {
@@ -47,8 +62,8 @@ export class EndpointLookup {
       return this.#failed(error);
     }
     if (!isPromiseLike(found)) return found;
-    return withTimeLimit(Promise.resolve(found), this.timeoutMs, () =>
-      this.#failed(new Error(`The secret resolver did not settle within ${this.timeoutMs} ms (resolverTimeoutMs).`)),
+    return withTimeLimit(Promise.resolve(found), this.#timeoutMs, () =>
+      this.#failed(new Error(`The secret resolver did not settle within ${this.#timeoutMs} ms (resolverTimeoutMs).`)),
     );
   }
 
@@ -59,7 +74,7 @@ export class EndpointLookup {
   ): Found | Promise<Found> {
     if (trace) trace.target = target;
     try {
-      const found = resolveEndpoint(this.resolver, target, headers);
+      const found = resolveEndpoint(this.#resolver, target, headers, this.#schemes);
       return isPromiseLike(found)
         ? found.then(
             (known) => known ?? this.#unknown(target),
@@ -72,7 +87,7 @@ export class EndpointLookup {
   }
 
   #failed(error: unknown): ReceiveResult {
-    this.refused(error, "secret_unavailable", false);
+    this.#refused(error, "secret_unavailable", false);
     return errorResult("secret_unavailable", "The endpoint's secret could not be looked up; retry later.", RETRY_LATER);
   }
 
@@ -81,9 +96,9 @@ export class EndpointLookup {
     if (!this.#loggedUnknown) {
       // Once: a sender (or a scanner) hitting unknown paths must not flood the logs.
       this.#loggedUnknown = true;
-      this.logger.warn({ message: `[tidings] ${message}`, code: "unknown_endpoint", path: target.path });
+      this.#logger.warn({ message: `[tidings] ${message}`, code: "unknown_endpoint", path: target.path });
     }
-    this.refused(new Error(message), "unknown_endpoint", true);
+    this.#refused(new Error(message), "unknown_endpoint", true);
     return errorResult("unknown_endpoint", "No endpoint is configured here.");
   }
 }

@@ -84,22 +84,28 @@ function label(found: ResolvedEndpoint, name: "endpoint" | "dedupScope"): string
   return value;
 }
 
-function toEndpointSecrets(found: ResolvedEndpoint | undefined | null): EndpointSecrets | undefined {
+function toEndpointSecrets(
+  found: ResolvedEndpoint | undefined | null,
+  schemes: readonly Scheme[],
+): EndpointSecrets | undefined {
   if (found === undefined || found === null) return undefined;
   const endpoint = label(found, "endpoint");
   const { scheme } = found;
-  if (scheme !== undefined && typeof scheme?.read !== "function") {
-    throw new TypeError("The secret resolver's scheme must be a scheme from @tidings/core/schemes");
-  }
-  return { secrets: toSecretSet(found.secret), endpoint, dedupScope: label(found, "dedupScope") ?? endpoint, scheme };
+  // Checked as configured secrets are: against the scheme it names (a TypeError if it names no scheme), else the
+  // route's.
+  const secrets = toSecretSet(found.secret, scheme ? [scheme] : schemes);
+  return { secrets, endpoint, dedupScope: label(found, "dedupScope") ?? endpoint, scheme };
 }
 
-/** Asks the resolver about the request and checks what it returned. Sync when the resolver is. */
+/** Asks the resolver about the request and checks what it returned, its secrets against the route's `schemes`. Sync when the resolver is. */
 export function resolveEndpoint(
   resolver: SecretResolver,
   target: RequestTarget,
   headers: HeaderSource,
+  schemes: readonly Scheme[],
 ): EndpointSecrets | undefined | Promise<EndpointSecrets | undefined> {
   const found = resolver({ path: target.path, route: target.route, params: target.params, headers });
-  return isPromiseLike(found) ? Promise.resolve(found).then(toEndpointSecrets) : toEndpointSecrets(found);
+  return isPromiseLike(found)
+    ? Promise.resolve(found).then((known) => toEndpointSecrets(known, schemes))
+    : toEndpointSecrets(found, schemes);
 }

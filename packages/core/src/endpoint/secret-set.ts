@@ -1,3 +1,5 @@
+import type { Scheme } from "../schemes/scheme";
+
 /**
  * A secret that stops verifying after `notAfter`, so the old secret of a rotation retires on schedule.
  *
@@ -44,8 +46,13 @@ function deadline(notAfter: ExpiringSecret["notAfter"], index: number): number {
   return ms;
 }
 
-/** Checks secrets as configured or as a resolver returned them. Throws TypeError on anything else. */
-export function toSecretSet(secret: EndpointSecret): SecretSet {
+/**
+ * Checks secrets as configured or as a resolver returned them. Throws TypeError on anything else, and, given the
+ * `schemes` that may read a request, on a secret none of them can verify with (`Scheme.secretKind`; the first
+ * scheme's TypeError says why): a request is verified only with the secrets its scheme accepts, so such a secret is a
+ * mistake, a malformed key, a Stripe API key, a public key on an HMAC scheme.
+ */
+export function toSecretSet(secret: EndpointSecret, schemes?: readonly Scheme[]): SecretSet {
   const list: readonly unknown[] = Array.isArray(secret) ? secret : [secret];
   if (list.length === 0) {
     throw new TypeError("secret must be a non-empty string, { value, notAfter }, or an array of them");
@@ -60,10 +67,20 @@ export function toSecretSet(secret: EndpointSecret): SecretSet {
     }
     const notAfter = typeof entry === "string" ? undefined : (entry as ExpiringSecret).notAfter;
     anyDeadline ||= notAfter !== undefined;
+    if (schemes && !schemes.some((scheme) => accepts(scheme, value))) schemes[0]?.secretKind(value);
     values.push(value);
     deadlines.push(deadline(notAfter, index));
   }
   return { values, notAfter: anyDeadline ? deadlines : undefined };
+}
+
+function accepts(scheme: Scheme, secret: string): boolean {
+  try {
+    scheme.secretKind(secret);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The secrets still valid at `nowMs`, given each one's deadline. */

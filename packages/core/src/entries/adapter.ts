@@ -9,5 +9,6 @@ export { type RequestTarget, type TargetSource, targetOf } from "../endpoint/req
 export { type HeaderSource, headerValue } from "../http/headers";
 export type { ReceiveResult } from "../http/result";
 export { handleWebRequest } from "../http/web";
+export type { DeliverySlot } from "../receiver/admission";
 export type { IncomingDelivery, IncomingRequest } from "../receiver/receiver";
 export type { ClaimResult, ObjectPosition, OrderedClaimResult } from "../store/delivery-store";

@@ -34,6 +34,17 @@ export {
   toQueuedDelivery,
   type WorkerContext,
 } from "../queue/queued-delivery";
+export {
+  type EngineOptionNames,
+  pickWorkerOptions,
+  type ResolvedEnqueueOptions,
+  type RetryBackoff,
+  resolveEnqueueOptions,
+  type SharedEnqueueOptions,
+  type SharedQueueDefaults,
+  type SharedWorkerOptions,
+  type WorkerSetup,
+} from "../queue/shared-options";
 export { within } from "../queue/within";
 export { Dispatcher, type ErrorListener } from "../receiver/dispatcher";
 export type { Logger } from "../receiver/logger";

@@ -3,7 +3,7 @@
 
 export { ed25519PublicKey } from "../schemes/ed25519";
 export { github } from "../schemes/github";
-export type { EventsByType, GitHubEvents, Scheme, SchemeSignOptions } from "../schemes/scheme";
+export type { EventsByType, GitHubEvents, Scheme, SchemeSignOptions, SecretKind } from "../schemes/scheme";
 export { serviceSignature } from "../schemes/service-signature";
 export { shopify } from "../schemes/shopify";
 export { slack } from "../schemes/slack";

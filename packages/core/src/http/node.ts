@@ -1,7 +1,8 @@
 import { type BodyLimits, withinLimit } from "../body/limits";
-import { type NodeRequestLike, readNodeStream } from "../body/node-stream";
+import { type NodeRequestLike, readNodeWithin } from "../body/node-stream";
 import { decodeWireBody } from "../body/wire-bytes";
 import { type TargetSource, targetOf } from "../endpoint/request-target";
+import type { DeliverySlot } from "../receiver/admission";
 import type { EventMap } from "../receiver/events";
 import type { Receiver } from "../receiver/receiver";
 import type { ReceiveResult } from "./result";
@@ -74,6 +75,8 @@ export interface NodeRequestOptions {
   bodyAsSent?: Uint8Array | undefined;
   /** What the framework matched, for a secret resolver. Default: the path of `request.url`, no params. */
   target?: TargetSource | undefined;
+  /** A slot taken with `receiver.admit()` before the framework read the body (Fastify's `onRequest`). */
+  slot?: DeliverySlot | undefined;
 }
 
 function bodyReader(request: NodeRequestLike, headers: NodeRequestLike["headers"], options: NodeRequestOptions) {
@@ -82,7 +85,7 @@ function bodyReader(request: NodeRequestLike, headers: NodeRequestLike["headers"
     const { maxBodyBytes } = limits;
     if (decodedBody) return withinLimit(decodedBody, maxBodyBytes);
     if (bodyAsSent) return decodeWireBody(bodyAsSent, headers, maxBodyBytes);
-    return readNodeStream(request, headers, { maxBodyBytes, bodyTimeoutMs: limits.bodyTimeoutMs, consumedFix });
+    return readNodeWithin(request, headers, limits, consumedFix);
   };
 }
 
@@ -116,6 +119,7 @@ export function handleNodeRequest<Events extends EventMap>(
     headers,
     readBody: bodyReader(request, headers, options),
     target: options.target ?? (() => targetOf(request.url ?? "")),
+    slot: options.slot,
   });
 }
 

@@ -68,7 +68,7 @@ export function isWellFormedText(text: string): boolean {
  * Whether every engine stores the string as it is: PostgreSQL's `jsonb` refuses NUL and lone surrogates.
  *
  * @example
- * ```ts
+ * ```ts fragment
  * isStorableText("caf\u00e9 \uD83D\uDE00"); // true
  * isStorableText("a\u0000b"); // false
  * isStorableText("\uD83D"); // false
@@ -83,7 +83,7 @@ export function isStorableText(text: string): boolean {
  * looked into (its JSON may hold anything), so it counts as not storable.
  *
  * @example
- * ```ts
+ * ```ts fragment
  * holdsOnlyStorableText({ id: "evt_1", data: { tags: ["a", "b"] } }); // true
  * holdsOnlyStorableText({ data: { "\uDC00": 1 } }); // false: a lone surrogate in a key
  * ```

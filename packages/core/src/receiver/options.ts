@@ -1,3 +1,4 @@
+import { DEFAULT_BODY_RATE_GRACE_MS, DEFAULT_MIN_BODY_BYTES_PER_SECOND } from "../body/body-watch";
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from "../body/limits";
 import type { SecretResolver } from "../endpoint/secret-resolver";
 import { type EndpointSecret, toSecretSet } from "../endpoint/secret-set";
@@ -51,6 +52,15 @@ export interface ReceiverOptions<Events extends EventMap> extends VerifyOptions 
   maxBodyBytes?: number;
   /** How long a client may take to send the body, in ms, before a 408. Default 10 s. */
   bodyTimeoutMs?: number;
+  /**
+   * The slowest a body may arrive, in bytes per second on average since its read began, once `bodyRateGraceMs` passed
+   * (checked again every as long): a slower one is answered 408 `body_too_slow`. When every delivery slot is taken, the
+   * body furthest behind this rate is cut at once, grace or not, and its slot goes to the new delivery. 0 turns both
+   * off. Default 240 (Kestrel's `MinRequestBodyDataRate`).
+   */
+  minBodyBytesPerSecond?: number;
+  /** How long a body may arrive slower than `minBodyBytesPerSecond`, in ms, before its rate is checked. Default 5 s. */
+  bodyRateGraceMs?: number;
   schemas?: EventSchemas<Events>;
   /** Reads the event type. Default: the scheme's (the service's: the payload's string `type` field). */
   typeOf?: (event: DeliveryEvent) => string | undefined;
@@ -101,6 +111,12 @@ export const DEFAULT_DONE_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_RESOLVER_TIMEOUT_MS = 5000;
 export const DEFAULT_MAX_CONCURRENT_DELIVERIES = 256;
 
+/** An option that may be zero (turned off) or a positive whole number; TypeError at setup otherwise. */
+function wholeNumber(value: number, name: string): number {
+  if (!Number.isSafeInteger(value) || value < 0) throw new TypeError(`${name} must be 0 or a positive whole number`);
+  return value;
+}
+
 function schemeList(scheme: Scheme | readonly Scheme[]): readonly Scheme[] {
   const list: readonly Scheme[] = Array.isArray(scheme) ? scheme : [scheme as Scheme];
   if (list.length === 0 || list.some((one) => typeof one?.read !== "function")) {
@@ -128,9 +144,11 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
   const storeOptions = { minRetentionMs: toleranceSeconds * 1000, logger, ...(options.now && { now: options.now }) };
   const { secret } = options;
   const store = options.store ?? new MemoryStore(storeOptions);
+  const schemes = options.scheme === undefined ? [SERVICE_SIGNATURE] : schemeList(options.scheme);
   return {
-    // One of the two: fixed secrets, checked now, or a resolver asked per request.
-    secrets: typeof secret === "function" ? undefined : toSecretSet(secret),
+    // One of the two: fixed secrets, checked now against the schemes, or a resolver whose answers are checked so
+    // when it answers (EndpointLookup).
+    secrets: typeof secret === "function" ? undefined : toSecretSet(secret, schemes),
     resolveSecret: typeof secret === "function" ? secret : undefined,
     resolverTimeoutMs: positiveInteger(options.resolverTimeoutMs ?? DEFAULT_RESOLVER_TIMEOUT_MS, "resolverTimeoutMs"),
     maxConcurrentDeliveries: positiveInteger(
@@ -148,6 +166,11 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
     bodyLimits: {
       maxBodyBytes: positiveInteger(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, "maxBodyBytes"),
       bodyTimeoutMs: positiveInteger(options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS, "bodyTimeoutMs"),
+      minBodyBytesPerSecond: wholeNumber(
+        options.minBodyBytesPerSecond ?? DEFAULT_MIN_BODY_BYTES_PER_SECOND,
+        "minBodyBytesPerSecond",
+      ),
+      bodyRateGraceMs: positiveInteger(options.bodyRateGraceMs ?? DEFAULT_BODY_RATE_GRACE_MS, "bodyRateGraceMs"),
     },
     // A Map: a type named like an Object.prototype member (`constructor`) finds no schema, and the lookup hashes
     // the type once for the handler lookup too.
@@ -155,7 +178,7 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
     // Read by the scheme unless given here.
     typeOf: options.typeOf,
     idOf: options.idOf,
-    schemes: options.scheme === undefined ? [SERVICE_SIGNATURE] : schemeList(options.scheme),
+    schemes,
     leaseMs,
     handlerTimeoutMs,
     doneTtlMs,

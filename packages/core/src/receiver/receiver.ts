@@ -1,3 +1,4 @@
+import { READING_BODIES } from "../body/body-watch";
 import type { BodyLimits } from "../body/limits";
 import { EndpointLookup } from "../endpoint/endpoint-lookup";
 import type { RequestTarget, TargetSource } from "../endpoint/request-target";
@@ -15,6 +16,7 @@ import { settleWithin } from "../store/settle-within";
 import { requirePayloadBytes } from "../verification/payload";
 import type { VerifiedDelivery } from "../verification/signed-delivery";
 import { matchSignature } from "../verification/verify-async";
+import { Admission, type DeliverySlot } from "./admission";
 import { deliveryKeyOf, endpointKey } from "./delivery-key";
 import { Dispatcher, type ErrorListener, notifyListeners } from "./dispatcher";
 import type { EventMap, MessageEvents } from "./events";
@@ -89,6 +91,8 @@ export interface IncomingRequest {
   readBody(limits: Required<BodyLimits>): Uint8Array | Promise<Uint8Array>;
   /** Where the request was sent; asked only when a secret resolver or an outcome listener needs it. */
   target?: TargetSource | undefined;
+  /** A slot taken with `receiver.admit()` before the framework read the body; `handle` then takes none of its own. */
+  slot?: DeliverySlot | undefined;
 }
 
 /**
@@ -180,7 +184,9 @@ export class Receiver<Events extends EventMap = MessageEvents> {
   /** The fixed secrets' endpoint, or the resolver's lookup: one of the two is configured. */
   readonly #configured: EndpointSecrets | undefined;
   readonly #lookup: EndpointLookup | undefined;
-  #inFlight = 0;
+  readonly #admission: Admission;
+  /** The options' body limits, carrying the bodies being read: a read may be asked to yield its slot. */
+  readonly #bodyLimits: Required<BodyLimits>;
   #loggedMisconfiguration = false;
   #lastShedWarning = Number.NEGATIVE_INFINITY;
   readonly #warnedRetiredSecret = new Set<string | undefined>();
@@ -188,12 +194,18 @@ export class Receiver<Events extends EventMap = MessageEvents> {
   constructor(options: ReceiverOptions<Events>) {
     const resolved = resolveReceiverOptions(options);
     this.#options = resolved;
-    const { secrets, resolveSecret, resolverTimeoutMs, logger } = resolved;
+    this.#admission = new Admission(resolved.maxConcurrentDeliveries);
+    this.#bodyLimits = { ...resolved.bodyLimits, [READING_BODIES]: this.#admission } as Required<BodyLimits>;
+    const { secrets, resolveSecret, resolverTimeoutMs, logger, schemes } = resolved;
     this.#configured = secrets && { secrets, endpoint: undefined, dedupScope: undefined };
     this.#lookup =
       resolveSecret &&
-      new EndpointLookup(resolveSecret, resolverTimeoutMs, logger, (error, code, logged) =>
-        this.#report(error, { code }, !logged),
+      new EndpointLookup(
+        resolveSecret,
+        resolverTimeoutMs,
+        logger,
+        (error, code, logged) => this.#report(error, { code }, !logged),
+        schemes,
       );
   }
 
@@ -204,7 +216,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
 
   /** The size and time limits for reading a body, for adapters whose framework reads it. */
   get bodyLimits(): Required<BodyLimits> {
-    return this.#options.bodyLimits;
+    return this.#bodyLimits;
   }
 
   /** Runs `handler` for events of these types. Several handlers for one type all run. */
@@ -244,17 +256,27 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     return this.#outcomeListeners.length === 0 ? this.#admitted(request, undefined) : this.#traced(request);
   }
 
+  /**
+   * Takes a delivery slot before the body is read, for an adapter whose framework reads it before the handler runs
+   * (Fastify's content-type parser): pass it to `handle` as `slot`, and release it on any path that never gets there.
+   * Not admitted past `maxConcurrentDeliveries`; `handle` then answers 503 `overloaded`.
+   */
+  admit(): DeliverySlot {
+    return this.#admission.slot();
+  }
+
   /** Sheds a delivery past `maxConcurrentDeliveries` before its body is read; counts the others until answered. */
   #admitted(request: IncomingRequest, trace: Trace | undefined): Promise<ReceiveResult> {
-    if (this.#inFlight >= this.#options.maxConcurrentDeliveries) return Promise.resolve(this.#shed());
-    this.#inFlight++;
+    const { slot } = request;
+    if (slot ? !slot.admitted : !this.#admission.take()) return Promise.resolve(this.#shed());
     const answer = this.#process(request, trace);
-    answer.then(this.#settled, this.#settled);
+    const settled = slot ? slot.release : this.#settled;
+    answer.then(settled, settled);
     return answer;
   }
 
   readonly #settled = () => {
-    this.#inFlight--;
+    this.#admission.release();
   };
 
   /**
@@ -262,9 +284,8 @@ export class Receiver<Events extends EventMap = MessageEvents> {
    * once a minute, as shedding comes in bursts of thousands.
    */
   #shed(): ReceiveResult {
-    const error = new Error(
-      `${this.#inFlight} deliveries in flight (maxConcurrentDeliveries); refused before reading.`,
-    );
+    const { maxConcurrentDeliveries } = this.#options;
+    const error = new Error(`All ${maxConcurrentDeliveries} delivery slots (maxConcurrentDeliveries) in use.`);
     this.#report(error, { code: "overloaded" }, false);
     const now = this.#options.nowMs();
     if (this.#errorHandlers.length === 0 && now - this.#lastShedWarning >= SHED_WARNING_EVERY_MS) {
@@ -317,7 +338,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     }
     let rawBody: Uint8Array;
     try {
-      const reading = request.readBody(this.#options.bodyLimits);
+      const reading = request.readBody(this.#bodyLimits);
       rawBody = isPromiseLike(reading) ? await reading : reading;
     } catch (error) {
       return this.#failure(error);

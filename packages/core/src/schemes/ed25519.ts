@@ -1,7 +1,7 @@
 import { base64ToBytes } from "../crypto/base64";
+import { remember } from "../crypto/key-cache";
 import { findNodeCrypto, type NodeCrypto, requireNodeCrypto } from "../crypto/node-crypto";
 import type { SignedContent } from "../crypto/signed-content";
-import { signedBytes } from "../crypto/web-crypto";
 
 // A raw 32-byte ed25519 key as DER: the fixed SPKI prefix (public) and PKCS#8 prefix (private seed) of RFC 8410.
 const SPKI_PREFIX = /* @__PURE__ */ Uint8Array.of(
@@ -37,9 +37,16 @@ const PKCS8_PREFIX = /* @__PURE__ */ Uint8Array.of(
   0x20,
 );
 
-const MAX_CACHED_KEYS = 32;
-const nodeKeys = new Map<string, import("node:crypto").KeyObject>();
-const webKeys = new Map<string, Promise<CryptoKey>>();
+// Made once per key (`null`: not a well-formed `whpk_` key, which verifies nothing).
+const nodeKeys = new Map<string, import("node:crypto").KeyObject | null>();
+const webKeys = new Map<string, Promise<CryptoKey> | null>();
+
+/**
+ * The most ed25519 checks one request may cost, each hashing the whole body: a sender rotating its key signs with two,
+ * an endpoint rotating holds two, so a genuine delivery needs at most 2 × 2. Past them the rest of its `v1a` entries
+ * are not tried: a forged header of 32 entries to an endpoint of several keys costs 4 checks, not 64.
+ */
+export const MAX_ED25519_CHECKS = 4;
 
 /** The raw key after its prefix (`whpk_`, `whsk_`), base64; a TypeError names the rule it breaks. */
 export function rawKey(secret: string, prefix: string, lengths: readonly number[]): Uint8Array {
@@ -55,12 +62,20 @@ export function rawKey(secret: string, prefix: string, lengths: readonly number[
   return bytes;
 }
 
-function cached<Key>(cache: Map<string, Key>, secret: string, make: () => Key): Key {
+/** The raw 32-byte public key of a `whpk_` secret, or undefined when it is not one. */
+function publicKeyBytes(publicKey: string): Uint8Array | undefined {
+  try {
+    return rawKey(publicKey, "whpk_", [32]);
+  } catch {
+    return undefined;
+  }
+}
+
+function cached<Key>(cache: Map<string, Key | null>, secret: string, make: (raw: Uint8Array) => Key): Key | null {
   let key = cache.get(secret);
   if (key === undefined) {
-    if (cache.size >= MAX_CACHED_KEYS) cache.clear();
-    key = make();
-    cache.set(secret, key);
+    const raw = publicKeyBytes(secret);
+    key = remember(cache, secret, raw ? make(raw) : null);
   }
   return key;
 }
@@ -69,40 +84,67 @@ function der(prefix: Uint8Array, raw: Uint8Array): Buffer {
   return Buffer.concat([prefix, raw.subarray(0, 32)]);
 }
 
+/**
+ * The ed25519 checks one request may still make (`MAX_ED25519_CHECKS` in all, across its endpoint's keys), and the
+ * signed bytes, joined once for every key.
+ */
+export class Ed25519Checks {
+  left = MAX_ED25519_CHECKS;
+  data: Uint8Array | undefined = undefined;
+
+  /** `join`: the prefix and body as one buffer, the runtime's fastest way. */
+  constructor(
+    readonly content: SignedContent,
+    private readonly join: (prefix: string, payload: Uint8Array) => Uint8Array,
+  ) {}
+
+  bytes(): Uint8Array {
+    this.data ??= this.join(this.content.prefix, this.content.payload);
+    return this.data;
+  }
+
+  /** The signatures still to try, counted as tried. */
+  take(signatures: readonly string[]): readonly string[] {
+    const taken = signatures.length > this.left ? signatures.slice(0, this.left) : signatures;
+    this.left -= taken.length;
+    return taken;
+  }
+}
+
 /** The first of `signatures` (base64) that `publicKey` (`whpk_…`) verifies over the signed content, with node:crypto. */
 export function ed25519MatchNode(
   crypto: NodeCrypto,
-  content: SignedContent,
+  checks: Ed25519Checks,
   publicKey: string,
   signatures: readonly string[],
 ): string | undefined {
-  const key = cached(nodeKeys, publicKey, () =>
-    crypto.createPublicKey({ key: der(SPKI_PREFIX, rawKey(publicKey, "whpk_", [32])), format: "der", type: "spki" }),
+  const key = cached(nodeKeys, publicKey, (raw) =>
+    crypto.createPublicKey({ key: der(SPKI_PREFIX, raw), format: "der", type: "spki" }),
   );
-  const data = Buffer.concat([Buffer.from(content.prefix), content.payload]);
-  return signatures.find((signature) => crypto.verify(null, data, key, Buffer.from(signature, "base64")));
+  if (key === null) return undefined;
+  for (const signature of checks.take(signatures)) {
+    if (crypto.verify(null, checks.bytes(), key, Buffer.from(signature, "base64"))) return signature;
+  }
+  return undefined;
 }
 
 /** The same with Web Crypto (Ed25519 is in current Node, Deno, Bun and workerd). */
 export async function ed25519MatchWeb(
-  content: SignedContent,
+  checks: Ed25519Checks,
   publicKey: string,
   signatures: readonly string[],
 ): Promise<string | undefined> {
-  const key = cached(webKeys, publicKey, () => {
-    const imported = crypto.subtle.importKey(
-      "raw",
-      rawKey(publicKey, "whpk_", [32]) as Uint8Array<ArrayBuffer>,
-      { name: "Ed25519" },
-      false,
-      ["verify"],
-    );
+  const key = cached(webKeys, publicKey, (raw) => {
+    const imported = crypto.subtle.importKey("raw", raw as Uint8Array<ArrayBuffer>, { name: "Ed25519" }, false, [
+      "verify",
+    ]);
     imported.catch(() => webKeys.delete(publicKey));
     return imported;
   });
-  const data = signedBytes(content.prefix, content.payload);
-  for (const signature of signatures) {
+  if (key === null) return undefined;
+  for (const signature of checks.take(signatures)) {
     const bytes = base64ToBytes(signature) as Uint8Array<ArrayBuffer>;
+    const data = checks.bytes() as Uint8Array<ArrayBuffer>;
     if (await crypto.subtle.verify({ name: "Ed25519" }, await key, bytes, data)) return signature;
   }
   return undefined;

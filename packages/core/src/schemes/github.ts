@@ -1,19 +1,38 @@
+import type { HeaderSource } from "../http/headers";
 import type { EventMap } from "../receiver/events";
 import { isHexSha256 } from "../verification/formats";
 import { defineScheme } from "./define";
-import { noSignature, optionalHeader, requiredHeader } from "./headers";
-import { nonEmptyString } from "./payload-fields";
+import { malformed, noSignature, requiredHeader, typeHeader } from "./headers";
 import type { Scheme } from "./scheme";
 import { hmac, signingBytes } from "./sign-helpers";
 
 const HEADER = "x-hub-signature-256";
 const DISPLAY = "X-Hub-Signature-256";
+const EVENT_DISPLAY = "X-GitHub-Event";
+// GitHub's event names and actions: lower-case words joined by underscores (`pull_request`, `ready_for_review`).
+const WORD = /^[a-z0-9_]+$/;
+
+/** The signature `read` accepted: `sha256=` and 64 lower-case hex digits, one spelling per body and secret. */
+const signatureOf = (headers: HeaderSource) => requiredHeader(headers, HEADER, DISPLAY).slice(7);
 
 /**
  * GitHub (docs.github.com, "Validating webhook deliveries"): `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the
- * body>`, keyed by the secret's UTF-8 bytes. GitHub signs no timestamp, so nothing bounds a replay in time: only dedup
- * by `X-GitHub-Delivery` stops one, for as long as the store remembers it (`doneTtlMs`). The type is `X-GitHub-Event`,
- * and `<event>.<action>` when the payload has an `action` (`issues.opened`), as `@octokit/webhooks` names them.
+ * body>`, keyed by the secret's UTF-8 bytes. Nothing else is signed: not `X-GitHub-Delivery`, not `X-GitHub-Event`,
+ * and no timestamp.
+ *
+ * The type is `X-GitHub-Event`, and `<event>.<action>` when the payload has an `action` (`issues.opened`), as
+ * `@octokit/webhooks` names them. An event name that is not lower-case letters, digits and underscores is refused
+ * (`malformed_header`), and an action that is not is left out of the type (`issues`), so no header and no action can
+ * make a type that reaches another event's or action's handlers (`issues.opened.evil`, or an event named
+ * `issues.opened`).
+ *
+ * The dedup id is `github:<the hex signature>`: the HMAC of the body, which an attacker cannot vary, and which GitHub's
+ * own redelivery repeats (same body, same secret). `X-GitHub-Delivery` is not read: a captured delivery sent again with
+ * a new one is a duplicate, and no value in it can match another sender's event id. The event name is not part of the
+ * id (GitHub's bodies differ by event: each holds its own object and action), so a captured delivery sent again
+ * with another `X-GitHub-Event` is a duplicate too once the original was handled; before that (or after its handlers
+ * failed) it runs under the type it names, once, and the original is then answered as a duplicate. Nothing bounds a
+ * replay in time but the store: once `doneTtlMs` has passed since it was handled, the same capture runs again.
  */
 export const GITHUB: Scheme = /* @__PURE__ */ defineScheme({
   name: "github",
@@ -26,11 +45,12 @@ export const GITHUB: Scheme = /* @__PURE__ */ defineScheme({
     return { content, secrets, timestamp: undefined, toleranceSeconds };
   },
   typeOf(event, headers) {
-    const name = optionalHeader(headers, "x-github-event");
-    const action = nonEmptyString(event.action);
-    return name && action ? `${name}.${action}` : name;
+    const name = typeHeader(headers, "x-github-event", EVENT_DISPLAY);
+    if (!WORD.test(name)) throw malformed(EVENT_DISPLAY, "an event name is lower-case letters, digits and underscores");
+    const action = event.action;
+    return typeof action === "string" && WORD.test(action) ? `${name}.${action}` : name;
   },
-  idOf: (_event, _body, headers) => optionalHeader(headers, "x-github-delivery"),
+  idOf: (_event, _body, headers) => `github:${signatureOf(headers)}`,
   sign(payload, secret) {
     return { [HEADER]: `sha256=${hmac(secret, "", signingBytes(payload, secret)).toString("hex")}` };
   },

@@ -42,8 +42,17 @@ export function timestampOf(text: string, display: string): number {
   return Number(text);
 }
 
-/** An optional header's value, trimmed; undefined when absent or blank. */
-export function optionalHeader(headers: HeaderSource, name: string): string | undefined {
-  const value = headerValue(headers, name)?.trim();
-  return value === "" ? undefined : value;
+/** The longest event type a header may name: a sender's names are tens of characters, and the type keys dedup. */
+export const MAX_TYPE_HEADER_LENGTH = 256;
+
+/**
+ * A header naming the event's type (`X-GitHub-Event`, `X-Shopify-Topic`), trimmed: `missing_header` when absent or
+ * blank, `malformed_header` past 256 characters.
+ */
+export function typeHeader(headers: HeaderSource, name: string, display: string): string {
+  const value = requiredHeader(headers, name, display);
+  if (value.length > MAX_TYPE_HEADER_LENGTH) {
+    throw malformed(display, `it is longer than ${MAX_TYPE_HEADER_LENGTH} characters`);
+  }
+  return value;
 }

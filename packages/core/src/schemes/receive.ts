@@ -1,3 +1,4 @@
+import { WebhookVerificationError } from "../errors";
 import type { HeaderSource } from "../http/headers";
 import type { SignedDelivery } from "../verification/signed-delivery";
 import type { Scheme } from "./scheme";
@@ -8,8 +9,18 @@ export interface SchemeDelivery extends SignedDelivery {
 }
 
 /**
+ * The header a scheme's `missing_header` names, as the sender spells it: every scheme words it `No <header> header.`
+ * (Svix: `No svix-signature (or webhook-signature) header.`).
+ */
+function missingHeaderOf(error: unknown): string | undefined {
+  if ((error as { code?: unknown } | null)?.code !== "missing_header") return undefined;
+  return /^No (.+) header\.$/.exec(String((error as Error).message))?.[1];
+}
+
+/**
  * Reads a request with the first of `schemes` whose headers hold. When none does, throws the error of the first whose
- * signature header was there but broken (its rule is what the sender needs to hear), else the first scheme's.
+ * signature header was there (its rule is what the sender needs to hear); when no scheme's signature header was
+ * there, the one scheme's `missing_header`, or with several one that names every header they looked for.
  */
 export function readDelivery(
   schemes: readonly Scheme[],
@@ -19,14 +30,20 @@ export function readDelivery(
   toleranceSeconds: number,
 ): SchemeDelivery {
   let failure: unknown;
+  const looked: string[] = [];
   for (const scheme of schemes) {
     try {
       const signed = scheme.read(payload, headers, secrets, toleranceSeconds) as SchemeDelivery;
       signed.scheme = scheme;
       return signed;
     } catch (error) {
-      if (failure === undefined || (failure as { code?: unknown }).code === "missing_header") failure = error;
+      const missing = missingHeaderOf(error);
+      if (missing?.toLowerCase().startsWith(scheme.signatureHeader)) looked.push(`${missing} (${scheme.name})`);
+      else failure ??= error;
+      if (schemes.length === 1) throw error;
     }
   }
-  throw failure;
+  throw (
+    failure ?? new WebhookVerificationError("missing_header", `No signature header: looked for ${looked.join(", ")}.`)
+  );
 }

@@ -1,3 +1,4 @@
+import type { SecretKind } from "../crypto/secret-kind";
 import type { DeliveryEvent } from "../event";
 import type { HeaderSource } from "../http/headers";
 import type { ReceiveResult } from "../http/result";
@@ -6,6 +7,8 @@ import type { RawPayload } from "../verification/payload";
 import type { Secret } from "../verification/secrets";
 import type { SignedDelivery, VerifyResult } from "../verification/signed-delivery";
 import type { VerifyOptions } from "../verification/tolerance";
+
+export type { SecretKind } from "../crypto/secret-kind";
 
 /**
  * What a scheme's `sign` may be told: the time to sign (Unix seconds, default now) and the delivery id, where it signs one.
@@ -75,6 +78,14 @@ export interface Scheme<Events extends EventMap = EventMap> {
     secrets: readonly string[],
     toleranceSeconds: number,
   ): SignedDelivery;
+  /**
+   * What `secret` is to this scheme: the kind of key it verifies with (`"hmac"`, or `"ed25519"` for a `whpk_` public
+   * key). Throws a TypeError naming the rule when the scheme cannot verify with it: an ed25519 key given to an HMAC
+   * scheme (a public key is public: an HMAC made with it proves nothing), an API key where the sender's webhook secret
+   * goes, a `whsec_` that is not base64. `createReceiver` asks it of every secret, and of every secret a resolver
+   * returns; a request is verified only with the secrets the scheme that reads it accepts.
+   */
+  secretKind(secret: string): SecretKind;
   /** The verified event's type (what handlers are registered for). */
   typeOf(event: DeliveryEvent, headers: HeaderSource): string | undefined;
   /** The id deliveries of one event share, for dedup; undefined dedups by the signature. */

@@ -1,3 +1,4 @@
+import { hmacSecretKind, UTF8_SECRET } from "../crypto/secret-kind";
 import { headerValue } from "../http/headers";
 import type { MessageEvents } from "../receiver/events";
 import { SIGNATURE_HEADER } from "../verification/constants";
@@ -10,13 +11,17 @@ import type { Scheme } from "./scheme";
 
 /**
  * The messaging service's own scheme, the default: `Service-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t." + body>`,
- * the secret's UTF-8 bytes as the key, type and dedup id from the payload's `type` and `id`.
+ * the secret's UTF-8 bytes as the key (an ed25519 key is none), type and dedup id from the payload's `type` and `id`.
  */
 export const SERVICE_SIGNATURE: Scheme<MessageEvents> = {
   name: "service-signature",
   signatureHeader: SIGNATURE_HEADER,
-  read: (payload, headers, secrets, toleranceSeconds) =>
-    parseSignedDelivery(payload, headerValue(headers, SIGNATURE_HEADER), secrets, toleranceSeconds),
+  read(payload, headers, secrets, toleranceSeconds) {
+    const signed = parseSignedDelivery(payload, headerValue(headers, SIGNATURE_HEADER), secrets, toleranceSeconds);
+    signed.content.format = UTF8_SECRET;
+    return signed;
+  },
+  secretKind: hmacSecretKind,
   typeOf: payloadType,
   idOf: payloadId,
   sign: (payload, secret, options) => ({ [SIGNATURE_HEADER]: sign(payload, secret, options) }),

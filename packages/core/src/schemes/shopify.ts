@@ -1,17 +1,29 @@
 import type { EventMap } from "../receiver/events";
 import { isBase64Sha256 } from "../verification/formats";
 import { defineScheme } from "./define";
-import { noSignature, optionalHeader, requiredHeader } from "./headers";
+import { noSignature, requiredHeader, typeHeader } from "./headers";
 import type { Scheme } from "./scheme";
 import { hmac, signingBytes } from "./sign-helpers";
 
 const HEADER = "x-shopify-hmac-sha256";
 const DISPLAY = "X-Shopify-Hmac-Sha256";
+const TOPIC = "x-shopify-topic";
+const TOPIC_DISPLAY = "X-Shopify-Topic";
 
 /**
  * Shopify (shopify.dev, "Verify webhooks"): `X-Shopify-Hmac-Sha256: <base64 HMAC-SHA256 of the body>`, keyed by the
- * app's client secret (UTF-8). Shopify signs no timestamp: only dedup by `X-Shopify-Webhook-Id` stops a replay, for as
- * long as the store remembers it (`doneTtlMs`). The type is `X-Shopify-Topic` (`orders/create`).
+ * app's client secret (UTF-8). Nothing else is signed: not `X-Shopify-Webhook-Id`, not `X-Shopify-Topic`, and no
+ * timestamp. The type is `X-Shopify-Topic` (`orders/create`).
+ *
+ * The dedup id is `shopify:<topic>:<the base64 signature>`. The signature (the HMAC of the body, canonical base64) is
+ * what an attacker cannot vary, and what Shopify's retries repeat; `X-Shopify-Webhook-Id` is not read, so a captured
+ * delivery sent again with a new one is a duplicate, and no value in it can match another sender's event id. The
+ * topic is part of the id because Shopify sends one body under several topics (an order as `orders/create`,
+ * `orders/updated` and `orders/paid` at once): keyed by the body alone, all but the first would be lost. So a captured
+ * delivery sent again with another topic runs that topic's handlers (and `onAny`), once per topic, at any time:
+ * check in such handlers that the payload agrees with the topic (`financial_status` for `orders/paid`). Nothing
+ * bounds a replay in time but the store: once `doneTtlMs` has passed since it was handled, the same capture runs
+ * again.
  */
 export const SHOPIFY: Scheme = /* @__PURE__ */ defineScheme({
   name: "shopify",
@@ -22,8 +34,10 @@ export const SHOPIFY: Scheme = /* @__PURE__ */ defineScheme({
     const content = { prefix: "", payload, signatures: [value], encoding: "base64" as const, label: DISPLAY };
     return { content, secrets, timestamp: undefined, toleranceSeconds };
   },
-  typeOf: (_event, headers) => optionalHeader(headers, "x-shopify-topic"),
-  idOf: (_event, _body, headers) => optionalHeader(headers, "x-shopify-webhook-id"),
+  typeOf: (_event, headers) => typeHeader(headers, TOPIC, TOPIC_DISPLAY),
+  // The signature last: base64 has no `:` and a fixed length, so no two topic and signature pairs make one id.
+  idOf: (_event, _body, headers) =>
+    `shopify:${typeHeader(headers, TOPIC, TOPIC_DISPLAY)}:${requiredHeader(headers, HEADER, DISPLAY)}`,
   sign(payload, secret) {
     return { [HEADER]: hmac(secret, "", signingBytes(payload, secret)).toString("base64") };
   },

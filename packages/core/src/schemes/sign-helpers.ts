@@ -1,4 +1,5 @@
 import { hmacWithNodeCrypto, requireNodeCrypto } from "../crypto/node-crypto";
+import { UTF8_SECRET } from "../crypto/secret-kind";
 import type { SecretFormat } from "../crypto/signed-content";
 import { payloadBytes, type RawPayload } from "../verification/payload";
 
@@ -17,7 +18,12 @@ export function signingTime(timestamp: number | undefined): number {
   return seconds;
 }
 
-/** HMAC-SHA256 of `prefix` + the body with node:crypto, as the key's `format` reads the secret. */
-export function hmac(secret: string, prefix: string, bytes: Uint8Array, format?: SecretFormat): Buffer {
-  return hmacWithNodeCrypto(requireNodeCrypto("sign"), secret, prefix, bytes, format);
+/**
+ * HMAC-SHA256 of `prefix` + the body with node:crypto, as the key's `format` reads the secret (default: its UTF-8
+ * bytes, an ed25519 key refused); a TypeError for a secret that is no HMAC key.
+ */
+export function hmac(secret: string, prefix: string, bytes: Uint8Array, format: SecretFormat = UTF8_SECRET): Buffer {
+  const digest = hmacWithNodeCrypto(requireNodeCrypto("sign"), secret, prefix, bytes, format);
+  if (digest === undefined) throw new TypeError("Not an HMAC secret");
+  return digest;
 }

@@ -1,3 +1,4 @@
+import { UTF8_SECRET } from "../crypto/secret-kind";
 import type { DeliveryEvent } from "../event";
 import type { ReceiveResult } from "../http/result";
 import type { EventMap } from "../receiver/events";
@@ -36,7 +37,7 @@ export const SLACK: Scheme = /* @__PURE__ */ defineScheme({
     const timestamp = timestampOf(timestampText, TIMESTAMP_DISPLAY);
     const hex = value.startsWith("v0=") ? value.slice(3) : "";
     if (!isHexSha256(hex)) throw noSignature(DISPLAY, "v0=<64 lowercase hex>");
-    const content = { prefix: `v0:${timestampText}:`, payload, signatures: [hex], label: "v0" };
+    const content = { prefix: `v0:${timestampText}:`, payload, signatures: [hex], label: "v0", format: UTF8_SECRET };
     return { content, secrets, timestamp, toleranceSeconds };
   },
   typeOf: slackType,

@@ -1,12 +1,13 @@
 import { base64ToBytes } from "../crypto/base64";
 import { matchHmacWithNodeCrypto } from "../crypto/node-crypto";
+import { isAsymmetricKey, type SecretKind } from "../crypto/secret-kind";
 import type { Matchers, SecretFormat, SignatureMatch, SignedContent } from "../crypto/signed-content";
-import { matchHmacWithWebCrypto } from "../crypto/web-crypto";
+import { matchHmacWithWebCrypto, signedBytes } from "../crypto/web-crypto";
 import { type HeaderSource, headerValue } from "../http/headers";
 import type { EventMap } from "../receiver/events";
 import { isBase64Ed25519, isBase64Sha256 } from "../verification/formats";
 import { defineScheme } from "./define";
-import { ed25519MatchNode, ed25519MatchWeb, ed25519Sign } from "./ed25519";
+import { Ed25519Checks, ed25519MatchNode, ed25519MatchWeb, ed25519Sign, rawKey } from "./ed25519";
 import { malformed, noSignature, requiredValue, timestampOf } from "./headers";
 import { payloadType } from "./payload-fields";
 import type { Scheme } from "./scheme";
@@ -16,25 +17,38 @@ const MAX_SIGNATURES = 32;
 
 /**
  * `whsec_<base64>`: the HMAC key is the base64-decoded part after the prefix (the prefix is optional, as in the
- * reference library); a secret that is not base64 is a TypeError, never a silent wrong key.
+ * reference library). A secret that is not base64, or is an ed25519 key, is no HMAC key: never a silent wrong key.
  */
 export const WHSEC: SecretFormat = {
   keyBytes(secret) {
-    const text = secret.startsWith("whsec_") ? secret.slice(6) : secret;
-    let bytes: Uint8Array | undefined;
+    if (isAsymmetricKey(secret)) return undefined;
     try {
-      bytes = base64ToBytes(text);
+      const bytes = base64ToBytes(secret.startsWith("whsec_") ? secret.slice(6) : secret);
+      return bytes.length > 0 ? bytes : undefined;
     } catch {
-      bytes = undefined;
+      return undefined;
     }
-    if (bytes === undefined || bytes.length === 0) {
-      throw new TypeError("A Standard Webhooks secret must be whsec_<base64>, or whpk_<base64> for ed25519");
-    }
-    return bytes;
   },
   nodeKeys: new Map(),
   webKeys: new Map(),
 };
+
+/** A `whpk_` public key verifies `v1a` (ed25519); a `whsec_<base64>` secret `v1` (HMAC); nothing else verifies. */
+function standardSecretKind(secret: string): SecretKind {
+  if (secret.startsWith("whpk_")) {
+    rawKey(secret, "whpk_", [32]);
+    return "ed25519";
+  }
+  if (secret.startsWith("whsk_")) {
+    throw new TypeError(
+      "A whsk_ key signs: give the receiver its public key, ed25519PublicKey(secretKey) from @tidings/core/schemes.",
+    );
+  }
+  if (WHSEC.keyBytes(secret) === undefined) {
+    throw new TypeError("A Standard Webhooks secret must be whsec_<base64>, or whpk_<base64> for ed25519");
+  }
+  return "hmac";
+}
 
 /** What a Standard Webhooks header holds besides the HMAC `v1` signatures: the ed25519 `v1a` ones. */
 interface StandardContent extends SignedContent {
@@ -42,21 +56,22 @@ interface StandardContent extends SignedContent {
 }
 
 const isPublicKey = (secret: string) => secret.startsWith("whpk_");
+const joinWithBuffer = (prefix: string, payload: Uint8Array) => Buffer.concat([Buffer.from(prefix), payload]);
 
 /**
  * Secret by secret, in order: a `whpk_` public key checks the `v1a` signatures (ed25519), any other secret the `v1`
- * ones (HMAC). The reference JavaScript library has no `v1a`; the spec defines it.
+ * ones (HMAC), with at most `MAX_ED25519_CHECKS` ed25519 checks per request. The reference JavaScript library has no
+ * `v1a`; the spec defines it.
  */
 const STANDARD_MATCHERS: Matchers = {
   node(crypto, content, secrets) {
     if (!secrets.some(isPublicKey)) return matchHmacWithNodeCrypto(crypto, content, secrets);
     const { ed25519 } = content as StandardContent;
+    const checks = new Ed25519Checks(content, joinWithBuffer);
     for (let secretIndex = 0; secretIndex < secrets.length; secretIndex++) {
       const secret = secrets[secretIndex] as string;
       const signature = isPublicKey(secret)
-        ? ed25519.length > 0
-          ? ed25519MatchNode(crypto, content, secret, ed25519)
-          : undefined
+        ? ed25519MatchNode(crypto, checks, secret, ed25519)
         : matchHmacWithNodeCrypto(crypto, content, [secret])?.signature;
       if (signature !== undefined) return { secretIndex, signature };
     }
@@ -65,12 +80,11 @@ const STANDARD_MATCHERS: Matchers = {
   async web(content, secrets): Promise<SignatureMatch | undefined> {
     if (!secrets.some(isPublicKey)) return matchHmacWithWebCrypto(content, secrets);
     const { ed25519 } = content as StandardContent;
+    const checks = new Ed25519Checks(content, signedBytes);
     for (let secretIndex = 0; secretIndex < secrets.length; secretIndex++) {
       const secret = secrets[secretIndex] as string;
       const signature = isPublicKey(secret)
-        ? ed25519.length > 0
-          ? await ed25519MatchWeb(content, secret, ed25519)
-          : undefined
+        ? await ed25519MatchWeb(checks, secret, ed25519)
         : (await matchHmacWithWebCrypto(content, [secret]))?.signature;
       if (signature !== undefined) return { secretIndex, signature };
     }
@@ -132,6 +146,7 @@ function standardScheme(name: string, names: Names, fallback: Names | undefined)
       };
       return { content, secrets, timestamp, toleranceSeconds };
     },
+    secretKind: standardSecretKind,
     typeOf: payloadType,
     idOf: (_event, _body, headers) => fieldValue(headers, "id"),
     sign(payload, secret, options) {
@@ -139,6 +154,7 @@ function standardScheme(name: string, names: Names, fallback: Names | undefined)
       const timestamp = signingTime(options?.timestamp);
       const id = options?.id ?? `msg_${globalThis.crypto.randomUUID().replaceAll("-", "")}`;
       const prefix = `${id}.${timestamp}.`;
+      if (!secret.startsWith("whsk_")) standardSecretKind(secret);
       const signature = secret.startsWith("whsk_")
         ? `v1a,${ed25519Sign(secret, Buffer.concat([Buffer.from(prefix), bytes]))}`
         : `v1,${hmac(secret, prefix, bytes, WHSEC).toString("base64")}`;

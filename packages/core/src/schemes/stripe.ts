@@ -1,3 +1,4 @@
+import type { SecretFormat } from "../crypto/signed-content";
 import { WebhookVerificationError } from "../errors";
 import type { EventMap } from "../receiver/events";
 import { parseHeaderDetailed } from "../verification/signature-header";
@@ -8,10 +9,19 @@ import type { Scheme } from "./scheme";
 import { hmac, signingBytes, signingTime } from "./sign-helpers";
 
 const HEADER = "stripe-signature";
+const encoder = /* @__PURE__ */ new TextEncoder();
+
+/** The whole `whsec_…` string's UTF-8 bytes (not base64-decoded); anything else (an API key) verifies no Stripe signature. */
+const STRIPE_SECRET: SecretFormat = {
+  keyBytes: (secret) => (secret.startsWith("whsec_") ? encoder.encode(secret) : undefined),
+  nodeKeys: new Map(),
+  webKeys: new Map(),
+};
 
 /**
  * Stripe (docs.stripe.com/webhooks#verify-manually): `Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t." + body>`,
- * several `v1` allowed and `v0` ignored; the key is the whole `whsec_…` string's UTF-8 bytes (not base64-decoded);
+ * several `v1` allowed and `v0` ignored; the key is the whole `whsec_…` string's UTF-8 bytes (not base64-decoded), and
+ * a secret not written `whsec_…` (an API key, `sk_test_…`) is refused;
  * tolerance 300 s; dedup by the event's `id`, type from its `type`. The header reads by the service's rules, which are
  * Stripe's: they share the format.
  */
@@ -27,8 +37,19 @@ export const STRIPE: Scheme = /* @__PURE__ */ defineScheme({
       const { code, message } = error as WebhookVerificationError;
       throw new WebhookVerificationError(code, message.replace("Service-Signature", "Stripe-Signature"));
     }
-    const content = { prefix: `${parsed.timestampText}.`, payload, signatures: parsed.signatures };
+    const content = {
+      prefix: `${parsed.timestampText}.`,
+      payload,
+      signatures: parsed.signatures,
+      format: STRIPE_SECRET,
+    };
     return { content, secrets, timestamp: parsed.timestamp, toleranceSeconds };
+  },
+  secretKind(secret) {
+    if (!secret.startsWith("whsec_")) {
+      throw new TypeError("A Stripe webhook secret is whsec_…: the endpoint's signing secret, not an API key (sk_…)");
+    }
+    return "hmac";
   },
   typeOf: payloadType,
   idOf: payloadId,

@@ -65,12 +65,20 @@ export type OrderedClaimResult = ClaimResult | { state: "stale" } | { state: "bu
 
 /**
  * Where the Receiver records which deliveries are being handled or were handled, so each event's
- * handlers run once. Each method acts on a key only if the caller's token still owns it: an instance
- * whose lease expired cannot complete or release a claim another instance has taken over.
- * A store may answer synchronously (MemoryStore does): the Receiver then spends no microtask turn on it.
+ * handlers run once. A store may answer synchronously (MemoryStore does): the Receiver then spends no microtask turn
+ * on it.
  *
- * The three `…InOrder` methods are what `order` needs; a store without them works for everything else. Each is one
- * atomic step in the store (one Map operation, one Lua script, one SQL statement), never a read then a write.
+ * Fencing: `complete`, `release`, `renew` and their `…InOrder` forms act only while the caller's token holds a live
+ * lease on the key. Once the lease has run out the token holds nothing, even if nobody has claimed the key since: the
+ * call answers false and changes nothing, so an instance whose lease expired can neither complete nor release a claim
+ * (its own stale one, or one another instance has taken over). `completeInOrder` also needs the token to hold the
+ * object's lease, so a holder whose lease lapsed never moves a position. `renew` keeps a lease live while handlers
+ * run longer than `leaseMs`.
+ *
+ * The three `…InOrder` methods and `renew` are what `order` needs; a store without them works for everything else.
+ * Each method is one atomic step in the store (one Map operation, one Lua script, one SQL statement), never a read
+ * then a write. An ordered event's delivery key is the same key its plain claim uses: a delivery handled with `order`
+ * is a duplicate to a receiver without it, and the reverse.
  *
  * @example
  * ```ts
@@ -110,9 +118,9 @@ export type OrderedClaimResult = ClaimResult | { state: "stale" } | { state: "bu
 export interface DeliveryStore {
   /** Claims the key for `leaseMs` unless it is held or done. */
   claim(key: string, leaseMs: number): ClaimResult | Promise<ClaimResult>;
-  /** Marks the key done for `ttlMs`; false if the token no longer owns it. */
+  /** Marks the key done for `ttlMs`; false, changing nothing, if the token holds no live lease on it. */
   complete(key: string, token: string, ttlMs: number): boolean | Promise<boolean>;
-  /** Drops the claim so a retry runs the handlers again; false if the token no longer owns it. */
+  /** Drops the claim so a retry runs the handlers again; false, changing nothing, if the token holds no live lease on it. */
   release(key: string, token: string): boolean | Promise<boolean>;
   /**
    * Extends the lease of a claim the token still holds (and, with `order`, the object's lease) to `leaseMs` from now.
@@ -132,23 +140,35 @@ export interface DeliveryStore {
   ): OrderedClaimResult | Promise<OrderedClaimResult>;
   /**
    * Marks the key done for `ttlMs`, moves the object's handled position up to `order.position` (kept for `ttlMs`
-   * from now) and ends the object's lease; false, changing nothing, if the token no longer owns the key.
+   * from now) and ends the object's lease; false, changing nothing, if the token holds no live lease on the key or
+   * does not hold the object's lease.
    */
   completeInOrder?(key: string, token: string, ttlMs: number, order: ObjectPosition): boolean | Promise<boolean>;
-  /** Drops the claim and the object's lease, leaving its position: a retry is not stale. False if not the owner. */
+  /**
+   * Drops the claim and the object's lease (if the token holds it), leaving its position: a retry is not stale.
+   * False, changing nothing, if the token holds no live lease on the key.
+   */
   releaseInOrder?(key: string, token: string, order: ObjectPosition): boolean | Promise<boolean>;
+  /**
+   * Set when this store, as configured, cannot keep order (a RedisStore on a Redis Cluster without a hash-tagged
+   * prefix): why, and what to change. `order` is then refused when the Receiver or worker is created.
+   */
+  readonly orderUnavailable?: string | undefined;
 }
 
 /** A store that keeps order: what `order` requires. */
 export type OrderedDeliveryStore = DeliveryStore &
-  Required<Pick<DeliveryStore, "claimInOrder" | "completeInOrder" | "releaseInOrder">>;
+  Required<Pick<DeliveryStore, "claimInOrder" | "completeInOrder" | "releaseInOrder" | "renew">>;
 
 /** The store, if it keeps order; a TypeError naming what is missing otherwise (a setup error, not a 500 per event). */
 export function requireOrderedStore(store: DeliveryStore, who: string): OrderedDeliveryStore {
-  const missing = (["claimInOrder", "completeInOrder", "releaseInOrder"] as const).filter(
+  const missing = (["claimInOrder", "completeInOrder", "releaseInOrder", "renew"] as const).filter(
     (method) => typeof store[method] !== "function",
   );
-  if (missing.length === 0) return store as OrderedDeliveryStore;
+  if (missing.length === 0) {
+    if (store.orderUnavailable) throw new TypeError(`${who}: \`order\`: ${store.orderUnavailable}`);
+    return store as OrderedDeliveryStore;
+  }
   const name = (store as { constructor?: { name?: string } }).constructor?.name || "The store";
   throw new TypeError(
     `${who}: \`order\` needs a store that keeps order; ${name} has no ${missing.join(", ")}. Use MemoryStore, RedisStore (@tidings/redis) or PostgresStore (@tidings/postgres).`,

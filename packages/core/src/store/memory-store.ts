@@ -23,7 +23,9 @@ export interface MemoryStoreOptions {
   /**
    * Most keys kept. Past it, done keys older than `minRetentionMs` are evicted, oldest first; when every key is a
    * claim in flight or younger than that, new claims are refused (the Receiver answers 503 `store_full`).
-   * Default 100,000: one tolerance window of 300 s at 330 deliveries/s.
+   * Default 100,000: one tolerance window of 300 s at 330 deliveries/s. With `order`, also the most objects kept: an
+   * object's handled position is never evicted before its TTL (`doneTtlMs`) runs out, since a late older event would
+   * then run; when every object is held that way, events of new objects are refused with `store_full` too.
    */
   maxEntries?: number;
   /**
@@ -87,7 +89,8 @@ export class MemoryStore implements DeliveryStore {
   // GC to carry for the TTL. Times count from the store's epoch, so they stay small integers, not boxed numbers.
   // Done keys are moved to the newest end when completed, so the oldest done keys come first in the Map's order.
   readonly #entries = new Map<string, Claim | number>();
-  // Ordered objects, oldest advance first (moved to the newest end when their position moves), bounded like #entries.
+  // Ordered objects, oldest advance first (moved to the newest end when their position moves), bounded like #entries
+  // but evicted only once their position has expired.
   readonly #objects = new Map<string, OrderedObject>();
   readonly #maxEntries: number;
   readonly #minRetentionMs: number;
@@ -147,13 +150,17 @@ export class MemoryStore implements DeliveryStore {
       this.#objects.delete(order.object);
       object = undefined;
     }
-    if (object !== undefined && order.position <= object.position) {
+    if (object !== undefined && object.until > at && order.position <= object.position) {
       this.#roomFor(at);
       this.#setDone(key, at, ttlMs);
       return STALE;
     }
     if (object !== undefined && object.lease !== undefined && object.leaseUntil > at) return BUSY;
+    // Both rooms are made before anything is written: a refused claim leaves no key in flight behind it.
     this.#roomFor(at);
+    if (object === undefined && this.#objects.size >= this.#maxEntries && !this.#makeObjectRoom(at)) {
+      throw this.#refuseObject();
+    }
     const token = String(++this.#claims);
     const until = at + leaseMs;
     this.#entries.set(key, { token, until });
@@ -161,42 +168,50 @@ export class MemoryStore implements DeliveryStore {
       object.lease = token;
       object.leaseUntil = until;
     } else {
-      if (this.#objects.size >= this.#maxEntries && !this.#makeObjectRoom(at)) throw this.#refuse();
       const fresh = { position: Number.NEGATIVE_INFINITY, until: 0, advancedAt: at, lease: token, leaseUntil: until };
       this.#objects.set(order.object, fresh);
     }
     return { state: "claimed", token };
   }
 
+  /** Refuses (false, nothing changed) unless the token holds both the key and the object's lease, both unexpired. */
   completeInOrder(key: string, token: string, ttlMs: number, order: ObjectPosition): boolean {
     const at = this.#at();
-    if (!this.#heldBy(key, token, at)) return false;
+    const object = this.#leasedBy(order.object, token, at);
+    if (object === undefined || !this.#heldBy(key, token, at)) return false;
     this.#setDone(key, at, ttlMs);
-    const object = this.#objects.get(order.object);
-    if (object === undefined) {
-      this.#objects.set(order.object, {
-        position: order.position,
-        until: at + ttlMs,
-        advancedAt: at,
-        lease: undefined,
-        leaseUntil: 0,
-      });
-      return true;
-    }
-    if (order.position > object.position) object.position = order.position;
+    if (object.until <= at || order.position > object.position) object.position = order.position;
     object.until = at + ttlMs;
     object.advancedAt = at;
-    if (object.lease === token) endLease(object);
+    endLease(object);
     this.#objects.delete(order.object);
     this.#objects.set(order.object, object);
     return true;
   }
 
   releaseInOrder(key: string, token: string, order: ObjectPosition): boolean {
-    if (!this.#heldBy(key, token, this.#at())) return false;
+    const at = this.#at();
+    if (!this.#heldBy(key, token, at)) return false;
     this.#entries.delete(key);
-    const object = this.#objects.get(order.object);
-    if (object?.lease === token) endLease(object);
+    const object = this.#leasedBy(order.object, token, at);
+    if (object === undefined) return true;
+    endLease(object);
+    // An object that never had a handled position is nothing to keep.
+    if (object.until <= at) this.#objects.delete(order.object);
+    return true;
+  }
+
+  /** Extends a live claim (and, with `order`, the object's lease it holds) to `leaseMs` from now; see `DeliveryStore`. */
+  renew(key: string, token: string, leaseMs: number, order?: ObjectPosition): boolean {
+    const at = this.#at();
+    const claim = this.#live(key, at);
+    if (typeof claim !== "object" || claim.token !== token) return false;
+    if (order !== undefined) {
+      const object = this.#leasedBy(order.object, token, at);
+      if (object === undefined) return false;
+      object.leaseUntil = at + leaseMs;
+    }
+    claim.until = at + leaseMs;
     return true;
   }
 
@@ -211,18 +226,31 @@ export class MemoryStore implements DeliveryStore {
   }
 
   /**
-   * Forgets, oldest advance first, objects whose position expired or moved more than `minRetentionMs` ago, never one
-   * whose lease is held; 1/16 of the store at once, as `#makeRoom` does.
+   * Forgets, oldest advance first, objects whose position expired, never one whose lease is held: a position dropped
+   * before its TTL would let a late older event run. 1/16 of the store at once, as `#makeRoom` does. The walk stops at
+   * the first object advanced less than the shortest TTL ago: every later one moved after it and is unexpired too.
    */
   #makeObjectRoom(at: number): boolean {
     let wanted = this.#objects.size - this.#maxEntries + 1 + Math.floor(this.#maxEntries / 16);
+    let evicted = 0;
     for (const [name, object] of this.#objects) {
       if (object.leaseUntil > at) continue;
-      if (object.until > at && at - object.advancedAt < this.#minRetentionMs) break;
+      if (object.until > at) {
+        if (at - object.advancedAt < this.#shortestTtl) break;
+        continue;
+      }
       this.#objects.delete(name);
+      evicted++;
       if (--wanted === 0) break;
     }
+    if (evicted > 0) this.#full = false;
     return this.#objects.size < this.#maxEntries;
+  }
+
+  /** The object, if the token holds its unexpired lease. */
+  #leasedBy(name: string, token: string, at: number): OrderedObject | undefined {
+    const object = this.#objects.get(name);
+    return object !== undefined && object.lease === token && object.leaseUntil > at ? object : undefined;
   }
 
   #at(): number {
@@ -268,7 +296,18 @@ export class MemoryStore implements DeliveryStore {
   }
 
   #refuse(): MemoryStoreFullError {
-    const message = `MemoryStore is full: ${this.#maxEntries} keys, each a delivery in flight or done less than ${this.#minRetentionMs} ms ago. New deliveries get 503 until keys age out; raise maxEntries (about 100 bytes per key) or use a shared store such as @tidings/redis.`;
+    return this.#warnFull(
+      `MemoryStore is full: ${this.#maxEntries} keys, each a delivery in flight or done less than ${this.#minRetentionMs} ms ago. New deliveries get 503 until keys age out; raise maxEntries (about 100 bytes per key) or use a shared store such as @tidings/redis.`,
+    );
+  }
+
+  #refuseObject(): MemoryStoreFullError {
+    return this.#warnFull(
+      `MemoryStore is full: ${this.#maxEntries} ordered objects, each with an event in its handlers or a handled position not yet past its TTL (doneTtlMs). Events of new objects get 503 until positions expire; raise maxEntries or use a shared store such as @tidings/redis or @tidings/postgres.`,
+    );
+  }
+
+  #warnFull(message: string): MemoryStoreFullError {
     if (!this.#full) {
       this.#full = true;
       this.#logger.warn({ message: `[tidings] ${message}`, code: "store_full", maxEntries: this.#maxEntries });

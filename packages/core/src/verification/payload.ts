@@ -3,7 +3,7 @@ import { WebhookVerificationError } from "../errors";
 /** What a caller may hand us as the body: the exact bytes received, or text that encodes to them in UTF-8. */
 export type RawPayload = string | Uint8Array | ArrayBuffer;
 
-const encoder = /* @__PURE__ */ new TextEncoder();
+export const encoder = /* @__PURE__ */ new TextEncoder();
 
 /** The payload's bytes, or undefined when it is not raw (typically an object a body parser produced). */
 export function payloadBytes(payload: unknown): Uint8Array | undefined {

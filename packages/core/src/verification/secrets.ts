@@ -19,7 +19,7 @@ export type Secret = string | readonly string[];
 export function normalizeSecrets(secret: Secret): readonly string[] {
   const secrets: readonly unknown[] = typeof secret === "string" ? [secret] : secret;
   if (!Array.isArray(secrets) || secrets.length === 0) {
-    throw new TypeError("secret must be a non-empty string or array of them");
+    throw new TypeError("secret must be a non-empty string or array");
   }
   for (const [index, value] of secrets.entries()) {
     if (typeof value !== "string" || value === "") {

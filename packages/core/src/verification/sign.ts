@@ -30,6 +30,6 @@ export function sign(payload: RawPayload, secret: string, options?: SignOptions)
   if (!Number.isSafeInteger(timestamp) || timestamp < 0) {
     throw new TypeError("timestamp must be whole Unix seconds ≥ 0");
   }
-  const digest = hmacWithNodeCrypto(requireNodeCrypto("sign"), secret, `${timestamp}.`, bytes);
+  const digest = hmacWithNodeCrypto(requireNodeCrypto("sign"), secret, `${timestamp}.`, bytes) as Buffer;
   return `t=${timestamp},v1=${digest.toString("hex")}`;
 }

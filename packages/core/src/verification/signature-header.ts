@@ -37,8 +37,8 @@ export interface ParsedSignatureHeader extends SignatureHeader {
  */
 export type SignatureHeaderInput = string | readonly string[] | null | undefined;
 
-const TIMESTAMP = /^[0-9]{1,15}$/;
-const V1_SIGNATURE = /^[0-9a-f]{64}$/;
+const TIMESTAMP = /^\d{1,15}$/;
+const V1_SIGNATURE = /^[\da-f]{64}$/;
 
 function malformed(rule: string): WebhookVerificationError {
   return new WebhookVerificationError("malformed_header", `Malformed Service-Signature header: ${rule}.`);

@@ -1,4 +1,5 @@
-import { findNodeCrypto, matchWithNodeCrypto, requireNodeCrypto } from "../crypto/node-crypto";
+import { findNodeCrypto, matchHmacWithNodeCrypto, type NodeCrypto, requireNodeCrypto } from "../crypto/node-crypto";
+import type { SignatureMatch, SignedContent } from "../crypto/signed-content";
 import type { Secret } from "./secrets";
 import type { SignatureHeaderInput } from "./signature-header";
 import {
@@ -13,15 +14,23 @@ import {
 } from "./signed-delivery";
 import type { VerifyOptions } from "./tolerance";
 
-/** The HMAC step of `verify` and `constructEvent`, with node:crypto only. */
+/**
+ * The HMAC step of `verify` and `constructEvent`, with node:crypto only; a scheme's standalone `verify` passes the
+ * matcher that runs its own matchers (Standard Webhooks' ed25519), which the service's HMAC needs no bytes of.
+ */
 export function matchSignatureSync(
   delivery: SignedDelivery,
   options: VerifyOptions | undefined,
   caller: "verify" | "constructEvent",
+  match: (
+    crypto: NodeCrypto,
+    content: SignedContent,
+    secrets: readonly string[],
+  ) => SignatureMatch | undefined = matchHmacWithNodeCrypto,
 ): VerifiedDelivery {
   // The message is built only where node:crypto is missing, not on every call.
   const crypto = findNodeCrypto() ?? requireNodeCrypto(caller, `${caller}Async`);
-  return requireMatchInWindow(delivery, matchWithNodeCrypto(crypto, delivery.content, delivery.secrets), options);
+  return requireMatchInWindow(delivery, match(crypto, delivery.content, delivery.secrets), options);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { createReceiver, type DeliveryContext, type SecretRequest } from "../../src/entries";
-import { github, type Scheme, shopify, slack, standardWebhooks, stripe } from "../../src/entries/schemes";
+import { github, type Scheme, shopify, slack, standardWebhooks, stripe, svix } from "../../src/entries/schemes";
 import { bodyOf, quietLogger } from "../receiver-fixtures";
 
 const encoder = new TextEncoder();
@@ -32,7 +32,7 @@ describe("a Receiver with a scheme", () => {
     expect(bodyOf(service).error?.code).toBe("missing_header");
   });
 
-  it("types GitHub events by X-GitHub-Event and action, and dedups by X-GitHub-Delivery", async () => {
+  it("types GitHub events by X-GitHub-Event and action, and dedups by the signature", async () => {
     const seen: string[] = [];
     const receiver = createReceiver({ scheme: github(), secret: GITHUB_SECRET, logger: quietLogger })
       .on("issues.opened", (_event, context) => {
@@ -55,10 +55,11 @@ describe("a Receiver with a scheme", () => {
       },
     );
     expect((await receiver.receive(ping)).status).toBe(200);
-    expect(seen).toEqual(["issues.opened", "event:d-2"]);
+    const hex = (ping.headers["x-hub-signature-256"] as string).slice("sha256=".length);
+    expect(seen).toEqual(["issues.opened", `event:github:${hex}`]);
   });
 
-  it("types Shopify events by X-Shopify-Topic and dedups by X-Shopify-Webhook-Id", async () => {
+  it("types Shopify events by X-Shopify-Topic and dedups by the topic and the signature", async () => {
     const seen: DeliveryContext[] = [];
     const receiver = createReceiver({ scheme: shopify(), secret: "shpss_x", logger: quietLogger }).on(
       "orders/create",
@@ -73,7 +74,8 @@ describe("a Receiver with a scheme", () => {
     const order = delivery(shopify(), "shpss_x", { id: 820982911946154500, email: "jon@example.com" }, extra);
     expect((await receiver.receive(order)).status).toBe(200);
     expect(bodyOf(await receiver.receive(order)).duplicate).toBe(true);
-    expect(seen.map((context) => context.deliveryKey)).toEqual(["event:b54557e4-bdd9-4b37-8a5f-bf7d70bcd043"]);
+    const key = `event:shopify:orders/create:${order.headers["x-shopify-hmac-sha256"]}`;
+    expect(seen.map((context) => context.deliveryKey)).toEqual([key]);
   });
 
   it("handles a Shopify delivery with no X-Shopify-Webhook-Id once, however its base64 signature is respelled", async () => {
@@ -211,5 +213,31 @@ describe("one route, several senders (a resolver that names the scheme)", () => 
       "no_supported_signature",
     ]);
     expect(asked).toEqual([]);
+  });
+
+  it("names every listed scheme's signature header when a request carries none of them", async () => {
+    const receiver = createReceiver({
+      scheme: [stripe(), github(), svix()],
+      secret: [STRIPE_SECRET, GITHUB_SECRET],
+      logger: quietLogger,
+    });
+    const unsigned = await receiver.receive({ rawBody: encoder.encode("{}"), headers: { "x-github-event": "push" } });
+    expect([unsigned.status, bodyOf(unsigned).error]).toEqual([
+      400,
+      {
+        code: "missing_header",
+        message:
+          "No signature header: looked for Stripe-Signature (stripe), X-Hub-Signature-256 (github), svix-signature (or webhook-signature) (svix).",
+      },
+    ]);
+    // A scheme whose signature header is there names what else it lacks.
+    const noId = await receiver.receive({
+      rawBody: encoder.encode("{}"),
+      headers: { "webhook-signature": `v1,${"A".repeat(43)}=`, "webhook-timestamp": "1" },
+    });
+    expect(bodyOf(noId).error).toEqual({ code: "missing_header", message: "No svix-id (or webhook-id) header." });
+    const one = createReceiver({ scheme: github(), secret: GITHUB_SECRET, logger: quietLogger });
+    const alone = await one.receive({ rawBody: encoder.encode("{}"), headers: {} });
+    expect(bodyOf(alone).error).toEqual({ code: "missing_header", message: "No X-Hub-Signature-256 header." });
   });
 });

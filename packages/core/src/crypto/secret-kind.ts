@@ -1,0 +1,26 @@
+import { encoder } from "../verification/payload";
+import type { SecretFormat } from "./signed-content";
+
+/** What a secret verifies: an HMAC key, or an ed25519 public key (`whpk_…`). */
+export type SecretKind = "hmac" | "ed25519";
+
+/**
+ * An ed25519 key (`whpk_` public, `whsk_` secret): never an HMAC key. A public key is public by definition, so an
+ * HMAC made with it proves nothing.
+ */
+export const isAsymmetricKey = (secret: string): boolean => /^wh[ps]k_/.test(secret);
+
+/** The secret's UTF-8 bytes as the HMAC key (the service, GitHub, Shopify, Slack): any secret but an ed25519 key. */
+export const UTF8_SECRET: SecretFormat = {
+  keyBytes: (secret) => (isAsymmetricKey(secret) ? undefined : encoder.encode(secret)),
+  nodeKeys: /* @__PURE__ */ new Map(),
+  webKeys: /* @__PURE__ */ new Map(),
+};
+
+/** The kind of a secret that a scheme takes as UTF-8 HMAC key bytes: throws for an ed25519 key. */
+export function hmacSecretKind(secret: string): SecretKind {
+  if (isAsymmetricKey(secret)) {
+    throw new TypeError("An ed25519 key is no HMAC secret");
+  }
+  return "hmac";
+}
