@@ -1,7 +1,13 @@
-// `npm run simulate -- [--runs N] [--seed S] [--path P --replay-path R] [--no-poison] [--max-commands N]
-// [--max-handler-ms MS]`: runs seeded schedules against the Receiver (see README.md); on a failure prints the seed, the shrunk schedule and what broke, exits 1.
+// `npm run simulate -- [--world receiver|worker] [--store memory|pglite|redis] [--runs N] [--seed S]
+// [--path P --replay-path R] [--no-poison] [--max-commands N] [--max-handler-ms MS] [--max-entries N] [--sync-faults]`: runs seeded
+// schedules against the Receiver and the queue workers (see README.md); on a failure prints the seed, the shrunk
+// schedule and what broke, exits 1.
 import fc from "fast-check";
-import { DEFAULT_SETTINGS, receiverProperty } from "./receiver-schedule";
+import { receiverProperty } from "./receiver-schedule";
+import { failureReport } from "./report";
+import { DEFAULT_SETTINGS, type ScheduleSettings } from "./schedule";
+import { type StoreKind, storeFactory } from "./stores";
+import { workerProperty } from "./worker-schedule";
 
 function option(name: string): string | undefined {
   const args = process.argv.slice(2);
@@ -11,36 +17,58 @@ function option(name: string): string | undefined {
   return arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : args[at + 1];
 }
 
+function oneOf<T extends string>(name: string, allowed: readonly T[]): T | undefined {
+  const value = option(name);
+  if (value === undefined || (allowed as readonly string[]).includes(value)) return value as T | undefined;
+  console.error(`--${name} must be one of ${allowed.join(", ")}`);
+  process.exit(2);
+}
+
 const runs = Number(option("runs") ?? 1000);
 const seedText = option("seed");
 const seed = seedText === undefined ? Date.now() ^ (Math.random() * 0x100000000) : Number(seedText);
 const path = option("path");
-const settings = {
+const world = oneOf("world", ["receiver", "worker"] as const);
+const store: StoreKind = oneOf("store", ["memory", "pglite", "redis"] as const) ?? "memory";
+const maxEntries = option("max-entries");
+const settings: ScheduleSettings = {
   ...DEFAULT_SETTINGS,
   poison: !process.argv.includes("--no-poison"),
   maxCommands: Number(option("max-commands") ?? DEFAULT_SETTINGS.maxCommands),
   maxHandlerMs: Number(option("max-handler-ms") ?? DEFAULT_SETTINGS.maxHandlerMs),
   replayPath: option("replay-path"),
+  maxEntries: maxEntries === undefined ? undefined : Number(maxEntries),
+  syncFaults: process.argv.includes("--sync-faults"),
 };
 const flags = [
   settings.poison ? "" : " --no-poison",
   option("max-commands") ? ` --max-commands ${settings.maxCommands}` : "",
   option("max-handler-ms") ? ` --max-handler-ms ${settings.maxHandlerMs}` : "",
+  maxEntries ? ` --max-entries ${settings.maxEntries}` : "",
+  settings.syncFaults ? " --sync-faults" : "",
 ].join("");
 
-const started = performance.now();
-console.log(`simulating ${runs} schedules, seed ${seed}${path ? `, path ${path}` : ""}`);
-const details = await fc.check(receiverProperty(settings), { numRuns: runs, seed, ...(path && { path }) });
-const seconds = ((performance.now() - started) / 1000).toFixed(1);
-if (details.failed) {
-  console.log(fc.defaultReportMessage(details) ?? "failed");
-  const error = details.errorInstance;
-  console.log(`\nWhat broke:\n${error instanceof Error ? error.message : String(error)}`);
-  const replayPath = /replayPath="([^"]*)"/.exec(fc.stringify(details.counterexample))?.[1];
-  console.log(`\nreplay the search: npm run simulate -- --runs ${runs} --seed ${seed}${flags}`);
-  console.log(
-    `replay the shrunk schedule alone: npm run simulate -- --runs ${runs} --seed ${seed} --path ${details.counterexamplePath}${replayPath ? ` --replay-path '${replayPath}'` : ""}${flags}`,
-  );
-  process.exit(1);
+const stores = await storeFactory(store);
+
+/** Runs one world's search; true if it held. */
+async function search<T>(name: "receiver" | "worker", property: fc.IAsyncProperty<T>): Promise<boolean> {
+  const started = performance.now();
+  console.log(`simulating ${runs} ${name} schedules on ${store}, seed ${seed}${path ? `, path ${path}` : ""}`);
+  const details = await fc.check(property, { numRuns: runs, seed, ...(path && { path }) });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (details.failed) {
+    console.log(failureReport(details, { world: name, store, runs, flags }));
+    return false;
+  }
+  console.log(`${details.numRuns} ${name} schedules held every invariant in ${seconds} s (seed ${seed})`);
+  return true;
 }
-console.log(`${details.numRuns} schedules held every invariant in ${seconds} s (seed ${seed})`);
+
+let held = true;
+try {
+  if (world !== "worker") held = (await search("receiver", receiverProperty(settings, stores))) && held;
+  if (world !== "receiver") held = (await search("worker", workerProperty(settings, stores))) && held;
+} finally {
+  await stores.close();
+}
+process.exit(held ? 0 : 1);

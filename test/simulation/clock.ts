@@ -14,7 +14,10 @@ interface Timer {
 
 /** What Node's `setTimeout` returns, enough for `clearTimeout` and the `unref()` core calls on its shared timers. */
 class TimerHandle {
-  constructor(readonly id: number) {}
+  constructor(
+    readonly id: number,
+    readonly clock: VirtualClock,
+  ) {}
   unref(): this {
     return this;
   }
@@ -52,12 +55,19 @@ export class VirtualClock {
     const id = ++this.#seq;
     const delay = Number.isFinite(ms) && ms > 0 ? ms : 0;
     this.#timers.set(id, { at: this.now + delay, seq: id, fire });
-    return new TimerHandle(id);
+    return new TimerHandle(id, this);
   }
 
+  /**
+   * Clears a timer of this clock. A handle from an earlier run's clock clears nothing: PGlite keeps the handle of its
+   * interval timer across queries, and clearing by id would drop whatever timer of this run has that id.
+   */
   clearTimeout(handle: unknown): void {
-    if (handle instanceof TimerHandle) this.#timers.delete(handle.id);
-    else if (typeof handle === "number") this.#timers.delete(handle);
+    if (handle instanceof TimerHandle) {
+      if (handle.clock === this) this.#timers.delete(handle.id);
+    } else if (typeof handle === "number") {
+      this.#timers.delete(handle);
+    }
   }
 
   /** Replaces the globals; the function returned puts them back. */
@@ -85,16 +95,23 @@ export class VirtualClock {
     return found;
   }
 
-  /** Moves time on by `ms`, firing each timer at its time and letting everything it started settle before the next. */
-  async advance(ms: number, settle: () => Promise<void>): Promise<void> {
+  /**
+   * Moves time on by `ms`, firing each timer at its time and letting everything it started settle before the next.
+   * `passing` hears each stretch of time before it passes: a store that keeps time of its own follows it.
+   */
+  async advance(ms: number, settle: () => Promise<void>, passing?: (ms: number) => Promise<void>): Promise<void> {
     const target = this.now + ms;
     for (let next = this.#next(target); next; next = this.#next(target)) {
       const [id, timer] = next;
       this.#timers.delete(id);
-      this.now = Math.max(this.now, timer.at);
+      if (timer.at > this.now) {
+        await passing?.(timer.at - this.now);
+        this.now = timer.at;
+      }
       timer.fire();
       await settle();
     }
+    if (target > this.now) await passing?.(target - this.now);
     this.now = target;
   }
 

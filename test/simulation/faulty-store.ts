@@ -31,6 +31,11 @@ export interface FaultyStoreHooks {
   before?(call: StoreCall): Promise<void> | undefined;
   /** Hears every call the wrapped store answered, with its answer, at the moment it was applied. */
   observe?(call: StoreCall, answer: unknown): void;
+  /**
+   * A refused call throws at once when nothing else makes it async, as a synchronous store that fails would; otherwise
+   * it rejects, as a networked store does.
+   */
+  failSynchronously?: boolean;
 }
 
 /** What a faulty call rejects (or throws) with. */
@@ -118,7 +123,9 @@ export class FaultyStore implements DeliveryStore {
         return value;
       });
     }
-    if (before === undefined && fault?.kind === "fail") throw new StoreFaultError(`${call.method} refused`);
+    if (before === undefined && fault?.kind === "fail" && this.hooks.failSynchronously) {
+      throw new StoreFaultError(`${call.method} refused`);
+    }
     return this.#faulty(call, apply, fault, before);
   }
 

@@ -17,6 +17,7 @@ interface Lease {
   grantedAt: number;
   until: number;
   settled: boolean;
+  settledAt: number;
 }
 
 /** One run of an event's handlers, from its start to its end (or its process's death). */
@@ -24,8 +25,12 @@ export interface Run {
   id: number;
   event: SimEvent;
   process: number;
-  /** The request whose handlers these are (a job id for a worker). */
+  /** The request whose handlers these are (a worker: the job's run). */
   request: number;
+  /** A claim in the store stood for this run: a copy of its event must not run while it holds, nor after it settled. */
+  deduped: boolean;
+  /** Run under `order`: one position of its object at a time, never below the recorded one. */
+  ordered: boolean;
   lease: Lease | undefined;
   startedAt: number;
   endedAt: number | undefined;
@@ -34,9 +39,19 @@ export interface Run {
   doneMarkLost: boolean;
   /** The sender was answered 2xx (a worker: the engine was told the job completed). */
   acknowledged: boolean;
+  /** When its request was first answered, whatever the answer. */
+  answeredAt: number | undefined;
   /** When its process was killed, if that happened before its claim settled. */
   killedAt: number | undefined;
+  /**
+   * Why the queue engine may run this job's event again without any claim to stop it (the engine took the job back,
+   * or forgot it): what lets a run that no store dedups (a worker's unordered job) run twice.
+   */
+  engineLapse: string | undefined;
 }
+
+/** The longest wait between two attempts to settle a claim (core's `settleWithin`). */
+const SETTLE_RETRY_MS = 1_000;
 
 /** A span of wall time when a process could not reach the store or run at all: why a lease may lapse. */
 interface Trouble {
@@ -61,9 +76,14 @@ export class ReferenceModel {
   readonly recorded = new Map<string, number>();
   /** Events the store marked done without running them (stale). */
   readonly #staleEvents = new Set<string>();
-  /** Per object, the position the app's handlers last wrote, and by which run. */
-  readonly #written = new Map<string, { position: number; run: Run }>();
   #runs = 0;
+  /** Requests (a worker's job runs) the engine took back, and why. */
+  readonly #lapsedRequests = new Map<number, string>();
+  /**
+   * With MemoryStore past `maxEntries`: done keys completed this long ago may be evicted, so a later copy of an event
+   * no position protects may run again. Undefined: done keys are kept for their TTL.
+   */
+  doneKeysEvictableAfterMs: number | undefined;
 
   readonly #start: number;
 
@@ -90,21 +110,29 @@ export class ReferenceModel {
     this.#troubles.push({ process, from, until, what });
   }
 
+  /**
+   * The wall clock was stepped `ms` forward: faults and pauses still under way last on in monotonic time, so they now
+   * end that much later on the wall clock.
+   */
+  clockJumped(ms: number): void {
+    const at = this.now();
+    for (const trouble of this.#troubles) if (trouble.until > at) trouble.until += ms;
+  }
+
   /** What the store answered, applied: claims granted, settles accepted, positions recorded, stale verdicts. */
   observe(process: number, call: StoreCall, answer: unknown): void {
     const at = this.now();
     const state = (answer as { state?: string } | null)?.state;
     const position = call.order?.position;
+    const event = this.eventOfKey(call.key);
+    // The event's own object: a store object may carry a scope (a worker's `job:<queue>:`).
+    const object = event?.object ?? call.order?.object;
     if ((call.method === "claim" || call.method === "claimInOrder") && state === "claimed") {
       const token = (answer as { token: string }).token;
-      const event = this.eventOfKey(call.key);
-      if (
-        call.order &&
-        event &&
-        (this.recorded.get(call.order.object) ?? Number.NEGATIVE_INFINITY) >= call.order.position
-      ) {
+      const recorded = object === undefined ? undefined : this.recorded.get(object);
+      if (position !== undefined && event && recorded !== undefined && recorded >= position) {
         this.violation(
-          `position went backward: ${event.id} at ${call.order.position} claimed although ${this.recorded.get(call.order.object)} was recorded for ${call.order.object}`,
+          `position went backward: ${event.id} at ${position} claimed although ${recorded} was recorded for ${object}`,
         );
       }
       this.#leases.set(call.key, {
@@ -114,9 +142,9 @@ export class ReferenceModel {
         grantedAt: at,
         until: at + (call.leaseMs ?? 0),
         settled: false,
+        settledAt: 0,
       });
     } else if (state === "stale") {
-      const event = this.eventOfKey(call.key);
       if (event) this.#staleEvents.add(event.id);
     } else if (answer === true && call.token !== undefined) {
       const lease = this.#leases.get(call.key);
@@ -126,9 +154,10 @@ export class ReferenceModel {
         return;
       }
       lease.settled = true;
-      if (call.method === "completeInOrder" && call.order && position !== undefined) {
-        const before = this.recorded.get(call.order.object) ?? Number.NEGATIVE_INFINITY;
-        this.recorded.set(call.order.object, Math.max(before, position));
+      lease.settledAt = at;
+      if (call.method === "completeInOrder" && object !== undefined && position !== undefined) {
+        const before = this.recorded.get(object) ?? Number.NEGATIVE_INFINITY;
+        this.recorded.set(object, Math.max(before, position));
       }
     }
     this.note(
@@ -139,16 +168,33 @@ export class ReferenceModel {
   /** Why `run`'s claim lapsed unsettled in a way no correct receiver can prevent; undefined if it did not. */
   #lapseExcuse(run: Run): string | undefined {
     const lease = run.lease;
+    const evictableAfter = this.doneKeysEvictableAfterMs;
+    if (lease?.settled && evictableAfter !== undefined && this.now() - lease.settledAt >= evictableAfter) {
+      return `its done key was ${evictableAfter} ms old, past which MemoryStore at maxEntries may evict it`;
+    }
     if (!lease || lease.settled || this.now() < lease.until) return undefined;
     if (run.killedAt !== undefined && run.killedAt <= lease.until) return "its process was killed before it settled";
     const runningAtExpiry = run.outcome !== "killed" && (run.endedAt === undefined || run.endedAt > lease.until);
-    const from = lease.until - this.leaseMs / 2;
+    // Handlers that succeeded after their fate was out of their hands: their answer had left (a 503 at the time
+    // limit), or the engine had taken their job back. Then only a done mark written before the lease ran out stops
+    // the next copy from running them again.
+    const outOfHands =
+      run.outcome === "ok" &&
+      (run.engineLapse !== undefined ||
+        (run.answeredAt !== undefined && run.endedAt !== undefined && run.answeredAt <= run.endedAt));
+    // Renewal needs the store (and the process) in the lease's last half. Settling is tried from the handlers' end for
+    // half a lease (or until the lease ends), attempts up to a second apart: trouble near that end defeats it.
+    const settleEnd = Math.min(lease.until, (run.endedAt ?? 0) + this.leaseMs / 2) - SETTLE_RETRY_MS;
+    const from = runningAtExpiry ? lease.until - this.leaseMs / 2 : Math.max(run.endedAt ?? 0, settleEnd);
     const trouble = this.#troubles.find(
       (t) =>
         (t.process === "all" || t.process === run.process) &&
         t.from <= lease.until &&
-        // A clock jump anywhere in the lease shortens it; anything else must fall in its last half to stop renewal.
-        (t.what.startsWith("clock jump") ? t.until >= lease.grantedAt : runningAtExpiry && t.until >= from),
+        (t.what.startsWith("clock jump")
+          ? // A clock jump anywhere in the lease shortens it.
+            t.until >= lease.grantedAt
+          : // A paused process settles nothing; a store it cannot reach, only once the answer is out of its hands.
+            t.until >= from && (runningAtExpiry || outOfHands || t.what.startsWith("process paused"))),
     );
     if (trouble) return `its lease ran out while it could not be renewed (${trouble.what})`;
     if (run.outcome === "ok" && run.doneMarkLost && run.acknowledged) {
@@ -174,37 +220,48 @@ export class ReferenceModel {
     return run.outcome === "running" && this.#lapseExcuse(run) !== undefined;
   }
 
-  /** Handlers start for `event`: checked against every earlier run of it, and of its object. */
-  startRun(event: SimEvent, process: number, request: number, key: string): Run {
-    const lease = this.#leases.get(key);
+  /**
+   * Handlers start for `event`: checked against every earlier run of it, and of its object. `key` is the store key of
+   * the claim that admitted the run (none: nothing dedups it); `ordered`, whether it ran under `order`.
+   */
+  startRun(event: SimEvent, process: number, request: number, key: string | undefined, ordered: boolean): Run {
+    const lease = key === undefined ? undefined : this.#leases.get(key);
     const run: Run = {
       id: ++this.#runs,
       event,
       process,
       request,
+      deduped: key !== undefined,
+      ordered: ordered && event.position !== undefined,
       lease: lease && lease.process === process && !lease.settled ? lease : undefined,
       startedAt: this.now(),
       endedAt: undefined,
       outcome: "running",
       doneMarkLost: false,
       acknowledged: false,
+      answeredAt: undefined,
       killedAt: undefined,
+      // A paused worker may start the handlers of a job the engine has already taken back.
+      engineLapse: this.#lapsedRequests.get(request),
     };
-    this.note(`p${process} run #${run.id} of ${event.id} starts (request ${request})`);
+    this.note(
+      `p${process} run #${run.id} of ${event.id} starts (request ${request}${run.ordered ? "" : ", unordered"})`,
+    );
     const before = this.violations.length;
     for (const earlier of this.runs) {
       if (this.violations.length > before) break;
       if (earlier.event.id === event.id && (earlier.outcome === "ok" || earlier.outcome === "running")) {
-        const excuse = this.#lapseExcuse(earlier);
+        // A run no claim admitted answers only to the engine; one a claim admitted, to the store.
+        const excuse = run.deduped ? this.#lapseExcuse(earlier) : (earlier.engineLapse ?? this.#lapseExcuse(earlier));
         if (!excuse) {
           this.violation(
             `${event.id} ran twice: run #${run.id} started while run #${earlier.id} ${earlier.outcome === "ok" ? "had already succeeded" : "was still running"}; ${this.#why(earlier)}`,
           );
         }
       } else if (
-        event.position !== undefined &&
+        run.ordered &&
+        earlier.ordered &&
         earlier.event.object === event.object &&
-        earlier.event.position !== undefined &&
         earlier.outcome === "running" &&
         !this.#excusedZombie(earlier)
       ) {
@@ -214,7 +271,7 @@ export class ReferenceModel {
       }
     }
     const recorded = this.recorded.get(event.object);
-    if (event.position !== undefined && recorded !== undefined && recorded >= event.position) {
+    if (run.ordered && event.position !== undefined && recorded !== undefined && recorded >= event.position) {
       this.violation(`${event.id} ran at position ${event.position}, though ${recorded} was already recorded`);
     }
     this.runs.push(run);
@@ -227,14 +284,13 @@ export class ReferenceModel {
     run.outcome = ok ? "ok" : "failed";
     this.note(`p${run.process} run #${run.id} of ${run.event.id} ${run.outcome}`);
     const { object, position } = run.event;
-    if (!ok || position === undefined) return;
+    if (!ok || !run.ordered || position === undefined) return;
     const recorded = this.recorded.get(object);
     if (recorded !== undefined && recorded > position && !this.#excusedZombie({ ...run, outcome: "running" })) {
       this.violation(
         `position went backward: ${run.event.id} wrote position ${position} of ${object} after ${recorded} was recorded`,
       );
     }
-    this.#written.set(object, { position, run });
   }
 
   killRuns(process: number): void {
@@ -248,9 +304,35 @@ export class ReferenceModel {
     }
   }
 
+  /** The engine took the job back, or forgot it: its runs so far may be run again where no claim stops them. */
+  engineLapsed(request: number, why: string): void {
+    if (!this.#lapsedRequests.has(request)) this.#lapsedRequests.set(request, why);
+    for (const run of this.runs) if (run.request === request) run.engineLapse ??= why;
+  }
+
+  /** The engine forgot every job of the event: its runs so far may be run again where no claim stops them. */
+  eventForgotten(eventId: string, why: string): void {
+    for (const run of this.runs) if (run.event.id === eventId) run.engineLapse ??= why;
+  }
+
+  /** An hour after the schedule, no claim is still held: a renewal never outlives its handlers. */
+  checkQuiet(): void {
+    for (const lease of this.#leases.values()) {
+      if (lease.settled || lease.until <= this.now()) continue;
+      this.violation(
+        `p${lease.process}'s claim on ${lease.key} is still held an hour after the schedule ended: something renews it`,
+      );
+    }
+  }
+
   /** A done mark reported never written after handlers that succeeded, for a request. */
   doneMarkLost(request: number): void {
     for (const run of this.runs) if (run.request === request && run.outcome === "ok") run.doneMarkLost = true;
+  }
+
+  /** A request was answered, with whatever status. */
+  answered(request: number): void {
+    for (const run of this.runs) if (run.request === request) run.answeredAt ??= this.now();
   }
 
   /** A 2xx answer (or a job completed): it must stand for handlers that ran, or a verdict the store recorded. */

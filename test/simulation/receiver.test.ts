@@ -1,14 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SETTINGS, receiverProperty, runSchedule, scheduleArbitraries } from "./receiver-schedule";
+import { receiverProperty, runSchedule, scheduleArbitraries } from "./receiver-schedule";
+import { assertSchedules } from "./report";
+import { DEFAULT_SETTINGS } from "./schedule";
 
 // CI's share of the search; `npm run simulate -- --runs N` runs more (README.md).
-const RUNS = Number(process.env.SIMULATION_RUNS ?? 3000);
+const RUNS = Number(process.env.SIMULATION_RUNS ?? 8000);
 const seed = process.env.SIMULATION_SEED === undefined ? undefined : Number(process.env.SIMULATION_SEED);
 
 describe("the Receiver under seeded schedules of deliveries, retries and faults", () => {
   it(`holds every invariant over ${RUNS} schedules`, { timeout: 300_000 }, async () => {
-    await fc.assert(receiverProperty(DEFAULT_SETTINGS), { numRuns: RUNS, ...(seed !== undefined && { seed }) });
+    const search = { world: "receiver", store: "memory", runs: RUNS } as const;
+    await assertSchedules(receiverProperty(DEFAULT_SETTINGS), search, seed);
   });
 
   it("plays a schedule the same way every time: a seed replays it", async () => {
