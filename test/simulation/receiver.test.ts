@@ -14,6 +14,13 @@ describe("the Receiver under seeded schedules of deliveries, retries and faults"
     await assertSchedules(receiverProperty(DEFAULT_SETTINGS), search, seed);
   });
 
+  it(`holds every invariant over ${RUNS / 4} schedules of a store whose faults throw at once`, {
+    timeout: 300_000,
+  }, async () => {
+    const search = { world: "receiver", store: "memory", runs: RUNS / 4, flags: " --sync-faults" } as const;
+    await assertSchedules(receiverProperty({ ...DEFAULT_SETTINGS, syncFaults: true }), search, seed);
+  });
+
   it("plays a schedule the same way every time: a seed replays it", async () => {
     const samples = fc.sample(fc.tuple(...scheduleArbitraries(DEFAULT_SETTINGS)), { numRuns: 40, seed: 36 });
     const again = fc.sample(fc.tuple(...scheduleArbitraries(DEFAULT_SETTINGS)), { numRuns: 40, seed: 36 });

@@ -45,7 +45,8 @@ export function settleClaim(
   try {
     settling = settle();
   } catch (error) {
-    return storeFailed(error);
+    // A store that throws at once is tried again as one that rejects.
+    settling = Promise.reject(error);
   }
   if (!isPromiseLike(settling)) return settled(settling);
   return settleWithin(settling, settle, leaseMs / 2).then(settled, storeFailed);
