@@ -42,6 +42,12 @@ export type ErrorCode =
   | "overloaded"
   | "internal_error";
 
+/**
+ * What a delivery came to: handled (`accepted`), already handled (`duplicate`), behind its object's handled position
+ * (`stale`, with `order`), or the error code it was answered with.
+ */
+export type OutcomeCode = "accepted" | "duplicate" | "stale" | ErrorCode;
+
 // The statuses of the verification error's codes: all that `verify` alone pulls into a bundle.
 const WEBHOOK_ERROR_STATUS: Readonly<Record<WebhookErrorCode, number>> = {
   missing_header: 400,
@@ -65,6 +71,11 @@ const WEBHOOK_ERROR_STATUS: Readonly<Record<WebhookErrorCode, number>> = {
 /** The verification statuses, then the Receiver's own: a function so that bundles of `verify` alone drop it. */
 function outcomeStatuses(verification: Readonly<Record<WebhookErrorCode, number>>) {
   return Object.freeze({
+    // Handled (a handshake a scheme answers itself, such as Slack's challenge, included), handled before, or with
+    // `order` behind its object's handled position: the sender stops.
+    accepted: 200,
+    duplicate: 200,
+    stale: 200,
     ...verification,
     method_not_allowed: 405,
     // The secret resolver knows no endpoint for this request: nothing was verified against a default secret.
@@ -83,7 +94,7 @@ function outcomeStatuses(verification: Readonly<Record<WebhookErrorCode, number>
     // More deliveries in flight than `maxConcurrentDeliveries`: refused before the body is read; the sender retries.
     overloaded: 503,
     internal_error: 500,
-  }) satisfies Record<ErrorCode, number>;
+  }) satisfies Record<OutcomeCode, number>;
 }
 
 /**
@@ -106,7 +117,7 @@ function outcomeStatuses(verification: Readonly<Record<WebhookErrorCode, number>
  * });
  * ```
  */
-export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> =
+export const STATUS_BY_CODE: Readonly<Record<OutcomeCode, number>> =
   /* @__PURE__ */ outcomeStatuses(WEBHOOK_ERROR_STATUS);
 
 // A registry symbol, the same in every copy of this module: bundlers load the ESM and the CommonJS build side by side

@@ -48,6 +48,9 @@ async function errorFrom(produce: () => unknown): Promise<unknown> {
 describe("every WebhookVerificationError code", () => {
   it("has a producer in this table", () => {
     const receiverOwn = [
+      "accepted",
+      "duplicate",
+      "stale",
       "delivery_in_progress",
       "handler_failed",
       "handler_timeout",

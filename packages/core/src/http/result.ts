@@ -1,10 +1,6 @@
-import { type ErrorCode, STATUS_BY_CODE } from "../errors";
+import { type ErrorCode, type OutcomeCode, STATUS_BY_CODE } from "../errors";
 
-/**
- * What a delivery came to: handled (`accepted`), already handled (`duplicate`), behind its object's handled position
- * (`stale`, with `order`), or the error code it was answered with.
- */
-export type OutcomeCode = "accepted" | "duplicate" | "stale" | ErrorCode;
+export type { OutcomeCode } from "../errors";
 
 /**
  * What an adapter writes back: plain data, no framework types. `body` is JSON text.
@@ -39,28 +35,17 @@ export interface ReceiveResult {
 
 const JSON_HEADERS: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
 
-// Built once and shared by every accepted delivery; adapters only read them.
-export const ACCEPTED: ReceiveResult = {
-  code: "accepted",
-  status: 200,
-  headers: JSON_HEADERS,
-  body: '{"received":true}',
-};
-// Literals, not a spread of ACCEPTED: bundlers drop an unused literal, not a spread (it might run getters).
-export const DUPLICATE: ReceiveResult = {
-  code: "duplicate",
-  status: 200,
-  headers: JSON_HEADERS,
-  body: '{"received":true,"duplicate":true}',
-};
+/** A delivery handled: `accepted`, `duplicate` or `stale`, with `body`; its status from the one code table. */
+export function handled(code: "accepted" | "duplicate" | "stale", body: string): ReceiveResult {
+  return { code, status: STATUS_BY_CODE[code], headers: JSON_HEADERS, body };
+}
 
+// Built once and shared by every delivery so answered; adapters only read them. Pure calls: a bundle of `verify` alone
+// drops them.
+export const ACCEPTED: ReceiveResult = /* @__PURE__ */ handled("accepted", '{"received":true}');
+export const DUPLICATE: ReceiveResult = /* @__PURE__ */ handled("duplicate", '{"received":true,"duplicate":true}');
 // With `order`: at or below its object's handled position. Handlers not run; remembered as done.
-export const STALE: ReceiveResult = {
-  code: "stale",
-  status: 200,
-  headers: JSON_HEADERS,
-  body: '{"received":true,"stale":true}',
-};
+export const STALE: ReceiveResult = /* @__PURE__ */ handled("stale", '{"received":true,"stale":true}');
 
 /** What a refusal the sender should retry soon carries. */
 export const RETRY_LATER = { headers: { "retry-after": "5" } };

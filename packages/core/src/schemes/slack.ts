@@ -1,7 +1,7 @@
 import { UTF8_SECRET } from "../crypto/secret-kind";
 import type { DeliveryEvent } from "../event";
 import type { EventMap } from "../event-map";
-import type { ReceiveResult } from "../http/result";
+import { handled, type ReceiveResult } from "../http/result";
 import { isHexSha256 } from "../verification/formats";
 import { defineScheme } from "./define";
 import { noSignature, requiredHeader, timestampOf } from "./headers";
@@ -44,12 +44,7 @@ export const SLACK: Scheme = /* @__PURE__ */ defineScheme({
   idOf: (event) => nonEmptyString(event.event_id),
   respond(event): ReceiveResult | undefined {
     if (event.type !== "url_verification" || typeof event.challenge !== "string") return undefined;
-    return {
-      code: "accepted",
-      status: 200,
-      headers: { "content-type": "application/json; charset=utf-8" },
-      body: JSON.stringify({ challenge: event.challenge }),
-    };
+    return handled("accepted", JSON.stringify({ challenge: event.challenge }));
   },
   sign(payload, secret, options) {
     const bytes = signingBytes(payload, secret);
