@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { capped } from "./wait";
 
 export interface ChildServer {
   /** Everything the process printed so far, stdout and stderr: show it when an assertion fails. */
@@ -53,15 +54,13 @@ export async function startServer(
     await exited;
   };
   try {
-    await new Promise<void>((resolve, reject) => {
+    const starting = new Promise<void>((resolve, reject) => {
       started = resolve;
       child.on("error", reject);
       child.on("exit", (code) => reject(new Error(`${command} exited ${code}:\n${output()}`)));
-      setTimeout(
-        () => reject(new Error(`${command} did not start in ${timeoutMs} ms:\n${output()}`)),
-        timeoutMs,
-      ).unref();
     });
+    starting.catch(() => {}); // an exit after a give-up is told by the give-up
+    await capped(starting, () => `${command} to start:\n${output()}`, { withinMs: timeoutMs });
   } catch (error) {
     await close();
     throw error;

@@ -1,0 +1,63 @@
+// Waiting on a condition, never on a length of time. The event loop's own functions are taken here, when the module
+// loads, so that a test that installs fake timers afterwards still waits (and gives up) on the real ones.
+const nextTurn = globalThis.setImmediate;
+const realTimeout = globalThis.setTimeout;
+const realClearTimeout = globalThis.clearTimeout;
+const realNow = performance.now.bind(performance);
+
+/** Long enough that only a wait that will never end reaches it, on the slowest machine CI runs on. */
+const CAP_MS = 60_000;
+
+type Truthy<T> = Exclude<T, false | 0 | "" | null | undefined>;
+
+export interface WaitOptions {
+  /** Gives up after this many ms: a cap on a wait that went wrong, not a measure. Default 60 s. */
+  withinMs?: number;
+  /**
+   * Asks again after this many ms instead of at the next turn of the event loop. Only for a question to another
+   * process about state that nothing announces (a Redis Cluster's view of itself); test/README.md lists each use.
+   */
+  everyMs?: number;
+}
+
+/**
+ * Resolves with the first truthy answer of `check`, asked now and again at every turn of the event loop (or, for a
+ * check that awaits another process, as soon as its answer is in). Rejects, saying `what` it waited for and the last
+ * answer, if none came within the cap.
+ */
+export async function until<T>(
+  check: () => T | PromiseLike<T>,
+  what: string | (() => string),
+  { withinMs = CAP_MS, everyMs }: WaitOptions = {},
+): Promise<Truthy<T>> {
+  const giveUpAt = realNow() + withinMs;
+  for (;;) {
+    const answer = await check();
+    if (answer) return answer as Truthy<T>;
+    if (realNow() > giveUpAt) {
+      const said = typeof what === "function" ? what() : what;
+      throw new Error(`gave up after ${withinMs} ms waiting for ${said} (last answer: ${String(answer)})`);
+    }
+    await new Promise((resolve) => (everyMs === undefined ? nextTurn(resolve) : realTimeout(resolve, everyMs)));
+  }
+}
+
+/**
+ * Settles as `promise` does (an event the code under test announces, an answer it gives); rejects, saying `what` it
+ * waited for, if that has not happened within the cap.
+ */
+export function capped<T>(
+  promise: PromiseLike<T>,
+  what: string | (() => string),
+  { withinMs = CAP_MS }: Pick<WaitOptions, "withinMs"> = {},
+): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const gaveUp = new Promise<never>((_resolve, reject) => {
+    timer = realTimeout(() => {
+      const said = typeof what === "function" ? what() : what;
+      reject(new Error(`gave up after ${withinMs} ms waiting for ${said}`));
+    }, withinMs);
+    (timer as { unref?: () => void }).unref?.();
+  });
+  return Promise.race([Promise.resolve(promise), gaveUp]).finally(() => realClearTimeout(timer));
+}
