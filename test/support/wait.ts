@@ -1,3 +1,5 @@
+import { vi } from "vitest";
+
 // Waiting on a condition, never on a length of time. The event loop's own functions are taken here, when the module
 // loads, so that a test that installs fake timers afterwards still waits (and gives up) on the real ones.
 const nextTurn = globalThis.setImmediate;
@@ -60,4 +62,21 @@ export function capped<T>(
     (timer as { unref?: () => void }).unref?.();
   });
   return Promise.race([Promise.resolve(promise), gaveUp]).finally(() => realClearTimeout(timer));
+}
+
+/**
+ * Starts `start` on vitest's fake clock (`setTimeout` and `Date`), moves it on `ms` at once and settles as what `start`
+ * returned: a time limit in the code under test reached without waiting for it, however loaded the machine. The next
+ * turn of the event loop stays real. Timers still pending afterwards go with the fake clock.
+ */
+export async function afterFakeTime<T>(ms: number, start: () => PromiseLike<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+  try {
+    const settling = Promise.resolve(start());
+    settling.catch(() => {}); // awaited below, once the clock has moved
+    await vi.advanceTimersByTimeAsync(ms);
+    return await settling;
+  } finally {
+    vi.useRealTimers();
+  }
 }
