@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createReceiver, type Receiver, type ReceiverOptions, sign } from "@tidings/core";
+import { createReceiver, type Logger, type Receiver, sign } from "@tidings/core";
 import { webhookMiddleware } from "@tidings/express";
 import { RedisStore } from "@tidings/redis";
 import express from "express";
@@ -23,7 +23,10 @@ export const connectTo = (redis: RedisServer) => () =>
   new Redis({ host: "127.0.0.1", port: redis.port, maxRetriesPerRequest: 2, retryStrategy: () => 100 });
 
 /** What a test may set on the instances' Receivers. */
-export type InstanceOptions = Pick<ReceiverOptions, "leaseMs" | "logger">;
+export interface InstanceOptions {
+  leaseMs?: number;
+  logger?: Logger;
+}
 
 /** Two receiver instances, each with its own connection from `connect()`, sharing the Redis data. */
 export async function startPair(connect: () => Redis | Cluster, options: InstanceOptions = {}) {

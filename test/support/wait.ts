@@ -1,3 +1,5 @@
+import { watch } from "node:fs";
+import { dirname } from "node:path";
 import { vi } from "vitest";
 
 // Waiting on a condition, never on a length of time. The event loop's own functions are taken here, when the module
@@ -12,9 +14,17 @@ const CAP_MS = 60_000;
 
 type Truthy<T> = Exclude<T, false | 0 | "" | null | undefined>;
 
+/** Calls `changed` whenever what a check reads may have changed; returns what stops it. */
+export type Wake = (changed: () => void) => () => void;
+
 export interface WaitOptions {
   /** Gives up after this many ms: a cap on a wait that went wrong, not a measure. Default 60 s. */
   withinMs?: number;
+  /**
+   * Asks again only when this says something changed (a file another process appends to: `changesOf(file)`), instead
+   * of at every turn of the event loop, which would keep a core busy re-reading it.
+   */
+  wake?: Wake;
   /**
    * Asks again after this many ms instead of at the next turn of the event loop. Only for a question to another
    * process about state that nothing announces (a Redis Cluster's view of itself); test/README.md lists each use.
@@ -24,24 +34,55 @@ export interface WaitOptions {
 
 /**
  * Resolves with the first truthy answer of `check`, asked now and again at every turn of the event loop (or, for a
- * check that awaits another process, as soon as its answer is in). Rejects, saying `what` it waited for and the last
- * answer, if none came within the cap.
+ * check that awaits another process, as soon as its answer is in; or when `wake` says so). Rejects, saying `what` it
+ * waited for and the last answer, if none came within the cap.
  */
 export async function until<T>(
   check: () => T | PromiseLike<T>,
   what: string | (() => string),
-  { withinMs = CAP_MS, everyMs }: WaitOptions = {},
+  { withinMs = CAP_MS, wake, everyMs }: WaitOptions = {},
 ): Promise<Truthy<T>> {
   const giveUpAt = realNow() + withinMs;
-  for (;;) {
-    const answer = await check();
-    if (answer) return answer as Truthy<T>;
-    if (realNow() > giveUpAt) {
-      const said = typeof what === "function" ? what() : what;
-      throw new Error(`gave up after ${withinMs} ms waiting for ${said} (last answer: ${String(answer)})`);
+  let changed = true;
+  let woken: () => void = () => {};
+  const stop = wake?.(() => {
+    changed = true;
+    woken();
+  });
+  try {
+    for (;;) {
+      changed = false;
+      const answer = await check();
+      if (answer) return answer as Truthy<T>;
+      const left = giveUpAt - realNow();
+      if (left < 0) {
+        const said = typeof what === "function" ? what() : what;
+        throw new Error(`gave up after ${withinMs} ms waiting for ${said} (last answer: ${String(answer)})`);
+      }
+      await new Promise<void>((resolve) => {
+        if (everyMs !== undefined) realTimeout(resolve, everyMs);
+        else if (!wake || changed) nextTurn(resolve);
+        else {
+          const timer = realTimeout(resolve, left + 1);
+          woken = () => {
+            realClearTimeout(timer);
+            resolve();
+          };
+        }
+      });
+      woken = () => {};
     }
-    await new Promise((resolve) => (everyMs === undefined ? nextTurn(resolve) : realTimeout(resolve, everyMs)));
+  } finally {
+    stop?.();
   }
+}
+
+/** Wakes `until` whenever a file in `file`'s folder changes: a log another process appends to. */
+export function changesOf(file: string): Wake {
+  return (changed) => {
+    const watcher = watch(dirname(file), changed);
+    return () => watcher.close();
+  };
 }
 
 /**
