@@ -5,6 +5,8 @@ import { capped } from "./wait";
 export interface ChildServer {
   /** Everything the process printed so far, stdout and stderr: show it when an assertion fails. */
   output(): string;
+  /** Resolves once the process has printed `text` (at once if it has); fails with its output after the cap. */
+  printed(text: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,9 +46,24 @@ export async function startServer(
 ): Promise<ChildServer> {
   const child = spawn(command, args, { cwd, env: { ...process.env, ...env } });
   let started: () => void = () => {};
+  const awaiting = new Set<() => void>();
   const output = collecting(child, (printed) => {
     if (ready(printed)) started();
+    for (const ask of [...awaiting]) ask();
   });
+  const printed = (text: string) =>
+    capped(
+      new Promise<void>((resolve) => {
+        const ask = () => {
+          if (!output().includes(text)) return;
+          awaiting.delete(ask);
+          resolve();
+        };
+        awaiting.add(ask);
+        ask();
+      }),
+      () => `${command} to print ${JSON.stringify(text)}:\n${output()}`,
+    );
   const close = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = once(child, "exit");
@@ -65,5 +82,5 @@ export async function startServer(
     await close();
     throw error;
   }
-  return { output, close };
+  return { output, printed, close };
 }
