@@ -8,12 +8,22 @@ import {
   sign,
 } from "@tidings/core";
 import { type JobRun, QueueWorker, type QueueWorkerOptions, toQueuedDelivery } from "@tidings/core/dispatch";
-import { expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
 
-// The subject is a lease running out in real time while a handler runs: short leases, waited out for real.
+// The subject is a lease running out while a handler runs. The renewals run on timers and MemoryStore reads the time
+// from Date.now: both on vitest's fake clock, which the test moves on past three leases. (Stores, Receiver and workers
+// are made after the clock is installed: they take Date.now when they are made.)
 const LEASE_MS = 150;
 const SECRET = "whsec_lease";
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+});
+afterEach(async () => {
+  // The renewals' shared timer ticks once more after its last deadline: let it, so the next test starts it afresh.
+  await vi.runAllTimersAsync();
+  vi.useRealTimers();
+});
 
 interface Gate {
   opened: Promise<void>;
@@ -66,9 +76,11 @@ it("a Receiver's handler that outlives its lease keeps its object: the next stat
     return receiver.receive({ rawBody, headers: { [SIGNATURE_HEADER]: sign(rawBody, SECRET) } });
   };
 
-  expect((await deliver("sent")).code).toBe("handler_timeout");
+  const first = deliver("sent");
+  await vi.advanceTimersByTimeAsync(LEASE_MS / 3);
+  expect((await first).code).toBe("handler_timeout");
   // Three leases later the sent handler still runs: its object must still be its own.
-  await pause(3 * LEASE_MS);
+  await vi.advanceTimersByTimeAsync(3 * LEASE_MS);
   expect((await deliver("delivered")).code).toBe("object_busy");
   slowSent.open();
   await slowSent.opened;
@@ -117,7 +129,7 @@ it("two workers: a job whose handler outlives the lease keeps its object from th
   };
 
   const sent = (workers[0] as TestWorker).runJob(job("sent"), { id: "job-sent", attempt: 1 });
-  await pause(3 * LEASE_MS);
+  await vi.advanceTimersByTimeAsync(3 * LEASE_MS);
   const second = workers[1] as TestWorker;
   expect(await second.runJob(job("delivered"), { id: "job-delivered", attempt: 1 })).toBe("deferred");
   slowSent.open();

@@ -12,6 +12,7 @@ import { ensureNodeBinaries, nodeBinary } from "../runtimes/lib/node-binaries.mj
 import { PostgresServer } from "../support/postgres-server";
 import { QUEUE_SECRET, readHandled, startFixture } from "../support/queue-scenarios";
 import { RedisServer } from "../support/redis-server";
+import { changesOf, until } from "../support/wait";
 
 // Events whose JSON is valid and correctly signed, so the Receiver accepts them, but whose strings hold what some
 // stores refuse or mangle: PostgreSQL's jsonb refuses \u0000 and lone surrogates; UTF-8 turns every lone surrogate
@@ -93,7 +94,9 @@ describe.each(ENGINES)("$name: every event the Receiver accepts reaches the work
       });
       expect([response.status, await response.text()], body).toEqual([200, expect.any(String)]);
     }
-    await expect.poll(() => readHandled(handledLog).length, { timeout: 30_000, interval: 100 }).toBe(BODIES.length);
+    await until(() => readHandled(handledLog).length === BODIES.length, "every event handled", {
+      wake: changesOf(handledLog),
+    });
 
     const handled = readHandled(handledLog);
     for (const body of BODIES) {

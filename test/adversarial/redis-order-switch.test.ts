@@ -3,6 +3,7 @@ import { RedisStore } from "@tidings/redis";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisServer } from "../support/redis-server";
+import { until } from "../support/wait";
 
 // A rolling deploy that switches `order` on (or a rollback that switches it off): for a while, receivers of both
 // kinds share one Redis and one prefix, and a sender's retry may reach either kind.
@@ -77,7 +78,7 @@ describe("RedisStore with `order` switched on or off between receivers", () => {
     const inOrdered = ordered.receive(first);
     const inPlain = plain.receive(second);
     try {
-      await expect.poll(() => runs.ordered + runs.plain).toBe(2);
+      await until(() => runs.ordered + runs.plain === 2, "both deliveries in their handlers");
       expect((await plain.receive(first)).code).toBe("delivery_in_progress");
       expect((await ordered.receive(second)).code).toBe("delivery_in_progress");
     } finally {

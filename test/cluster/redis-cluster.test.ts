@@ -16,6 +16,7 @@ import {
 } from "../multi-instance/cluster";
 import { describeStoreContract } from "../stores/contract";
 import { RedisCluster } from "../support/redis-cluster";
+import { until } from "../support/wait";
 
 // Three masters with a replica each, as `redis-cli --cluster create` makes them. The prefix carries no hash tag: each
 // dedup script touches one key, so deliveries spread over every master's slots.
@@ -86,12 +87,12 @@ describe("two receiver instances sharing a Redis Cluster", () => {
     const statuses: number[] = [];
     const traffic = inParallel(
       bodies.flatMap((body, n) =>
-        [0, 1].map((copy) => () => deliverUntilAccepted((n + copy) % 2 ? a.url : b.url, body, statuses, 1000)),
+        [0, 1].map((copy) => () => deliverUntilAccepted((n + copy) % 2 ? a.url : b.url, body, statuses)),
       ),
       16,
     );
     // A key whose slot the killed master serves: the events hashed there wait for the election.
-    while (statuses.length < 100) await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => statuses.length >= 100, "100 answers before the kill");
     await cluster.killMasterOf("event:evt_failover_299");
     await traffic;
     await cluster.waitUntilHealthy();

@@ -1,11 +1,12 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createReceiver, type Receiver, sign } from "@tidings/core";
+import { createReceiver, type Logger, type Receiver, sign } from "@tidings/core";
 import { webhookMiddleware } from "@tidings/express";
 import { RedisStore } from "@tidings/redis";
 import express from "express";
 import { type Cluster, Redis } from "ioredis";
 import type { RedisServer } from "../support/redis-server";
+import { until } from "../support/wait";
 
 export const SECRET = "whsec_cluster";
 export const PREFIX = "cluster:";
@@ -21,16 +22,19 @@ export interface Instance {
 export const connectTo = (redis: RedisServer) => () =>
   new Redis({ host: "127.0.0.1", port: redis.port, maxRetriesPerRequest: 2, retryStrategy: () => 100 });
 
+/** What a test may set on the instances' Receivers. */
+export interface InstanceOptions {
+  leaseMs?: number;
+  logger?: Logger;
+}
+
 /** Two receiver instances, each with its own connection from `connect()`, sharing the Redis data. */
-export async function startPair(connect: () => Redis | Cluster, options: { leaseMs?: number } = {}) {
+export async function startPair(connect: () => Redis | Cluster, options: InstanceOptions = {}) {
   return [await startInstance(connect, options), await startInstance(connect, options)] as const;
 }
 
 /** One receiver instance: its own Express app, port and Redis connection (`connect()`), sharing the Redis data. */
-export async function startInstance(
-  connect: () => Redis | Cluster,
-  options: { leaseMs?: number } = {},
-): Promise<Instance> {
+export async function startInstance(connect: () => Redis | Cluster, options: InstanceOptions = {}): Promise<Instance> {
   const client = connect();
   client.on("error", () => {}); // reconnection noise while a test stops Redis
   const store = new RedisStore({ client, prefix: PREFIX, operationTimeoutMs: 500 });
@@ -70,20 +74,26 @@ export async function deliver(url: string, body: string): Promise<{ status: numb
   return { status: response.status, body: await response.text() };
 }
 
-/** Delivers until the receiver says 2xx, as the service's retries would (409 and 5xx are retried). */
+/**
+ * Delivers until the receiver says 2xx, as the service's retries would (409 and 5xx are retried). Each retry goes at
+ * once: what it waits for (a handler on the other instance, a lease Redis ends, Redis coming back, a failover) paces
+ * the answers. Gives up after `withinMs`.
+ */
 export async function deliverUntilAccepted(
   url: string,
   body: string,
   seen: number[] = [],
-  attempts = 200,
+  withinMs = 60_000,
 ): Promise<string> {
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    const response = await deliver(url, body);
-    seen.push(response.status);
-    if (response.status < 300) return response.body;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`no 2xx after ${attempts} attempts (last statuses ${seen.slice(-5).join(",")}) for ${body}`);
+  return until(
+    async () => {
+      const response = await deliver(url, body);
+      seen.push(response.status);
+      return response.status < 300 && response.body;
+    },
+    () => `a 2xx (last statuses ${seen.slice(-5).join(",")}) for ${body}`,
+    { withinMs },
+  );
 }
 
 /** Runs `tasks` with at most `limit` in flight. */

@@ -1,5 +1,7 @@
+import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RedisServer } from "../support/redis-server";
+import { until } from "../support/wait";
 import {
   connectTo,
   countRuns,
@@ -7,6 +9,7 @@ import {
   deliverUntilAccepted,
   eventBody,
   type Instance,
+  type InstanceOptions,
   inParallel,
   PREFIX,
   startPair,
@@ -25,7 +28,7 @@ afterAll(async () => {
   await redis.stop();
 });
 
-async function twoInstances(options: { leaseMs?: number } = {}) {
+async function twoInstances(options: InstanceOptions = {}) {
   const pair = await startPair(connectTo(redis), options);
   instances.push(...pair);
   return pair;
@@ -63,8 +66,10 @@ describe("several receiver instances sharing one Redis", () => {
     expect(attempts).toBe(2);
   });
 
-  it("lets another instance take over an event whose handler hangs past the lease; the late instance cannot corrupt it", async () => {
-    const [a, b] = await twoInstances({ leaseMs: 300 });
+  it("lets another instance take over an event whose instance lost Redis while its handler ran; back, it cannot corrupt it", async () => {
+    const warned: { code?: string }[] = [];
+    const logger = { error() {}, warn: (line: unknown) => warned.push(line as { code?: string }) };
+    const [a, b] = await twoInstances({ leaseMs: 300, logger });
     let unblock: () => void = () => {};
     let started: () => void = () => {};
     const hanging = new Promise<void>((resolve) => {
@@ -85,16 +90,22 @@ describe("several receiver instances sharing one Redis", () => {
     const body = eventBody(id);
     const first = deliver(a.url, body);
     await hanging;
+    // While a's handler runs, a renews its claim: b is refused.
     expect((await deliver(b.url, body)).status).toBe(409);
-    // Redis ends the 300 ms lease on its own clock: b answers 409 until then, and takes the event over after.
+    // a loses its connection: its renewals fail, and Redis ends the 300 ms lease on its own clock. b answers 409 until
+    // then, and takes the event over after.
+    a.client.disconnect();
     const statuses: number[] = [];
     expect(JSON.parse(await deliverUntilAccepted(b.url, body, statuses))).toEqual({ received: true });
     expect(statuses.filter((status) => status !== 409)).toEqual([200]);
     const doneByB = await b.client.get(`${PREFIX}event:${id}`);
     expect(doneByB).toMatch(/^done:/);
-    unblock();
     // The hanging handler's sender was answered when it passed handlerTimeoutMs (half the lease by default).
     expect(JSON.parse((await first).body).error.code).toBe("handler_timeout");
+    // a is back and its handler ends: its claim is gone, so it marks nothing.
+    await (a.client as Redis).connect();
+    unblock();
+    await until(() => warned.some((line) => line.code === "lease_lost"), "instance a to find its claim gone");
     expect(await b.client.get(`${PREFIX}event:${id}`)).toBe(doneByB);
     expect(JSON.parse((await deliver(a.url, body)).body)).toEqual({ received: true, duplicate: true });
     expect(runsOn).toEqual(["a", "b"]);

@@ -9,6 +9,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RecordingSdk } from "../../packages/opentelemetry/test/sdk";
 import { RedisServer } from "../support/redis-server";
+import { until } from "../support/wait";
 
 const SECRET = "whsec_worker_order";
 let redis: RedisServer;
@@ -28,11 +29,6 @@ function delivery(message: string, status: "queued" | "sent" | "delivered") {
   const body = JSON.stringify({ id: `${message}-${status}`, type: `message.${status}`, data: { id: message, status } });
   const rawBody = new TextEncoder().encode(body);
   return { rawBody, headers: { "service-signature": sign(rawBody, SECRET) } };
-}
-
-/** Waits until the condition holds, polling as vitest does; fails naming `what` if it never does. */
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  await expect.poll(condition, { timeout: 30_000, message: `waiting for ${what}` }).toBe(true);
 }
 
 describe("a BullMQ worker with order", () => {

@@ -6,6 +6,7 @@ import { ensureNodeBinaries, nodeBinary } from "../runtimes/lib/node-binaries.mj
 import { PostgresServer } from "../support/postgres-server";
 import { type FixtureProcess, startFixture } from "../support/queue-scenarios";
 import { RedisServer } from "../support/redis-server";
+import { capped, until } from "../support/wait";
 import { ORDER_SECRET } from "./fixtures/record";
 
 // Every status event of 300 messages, shuffled, some twice, sent concurrently to two receiver processes sharing a
@@ -49,22 +50,29 @@ function plan(variant: string): { sends: Planned[]; finals: Map<string, string>;
   return { sends, finals, ids };
 }
 
-/** Sends until a 2xx, each attempt freshly signed and to either instance, as the service's retries would. */
+/**
+ * Sends until a 2xx, each attempt freshly signed and to either instance, as the service's retries would. A 409 comes
+ * once the receiver has waited `orderWaitMs` for the object, so the retry goes at once.
+ */
 async function deliver(urls: readonly string[], body: string, answers: Map<number, number>): Promise<void> {
-  for (let attempt = 0; attempt < 1000; attempt++) {
-    const url = urls[Math.floor(Math.random() * urls.length)] as string;
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", "service-signature": sign(body, ORDER_SECRET) },
-      body,
-    });
-    await response.text();
-    answers.set(response.status, (answers.get(response.status) ?? 0) + 1);
-    if (response.status < 300) return;
-    if (response.status !== 409 && response.status < 500) throw new Error(`answered ${response.status}: ${body}`);
-    await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40));
-  }
-  throw new Error(`never accepted: ${body}`);
+  await until(
+    async () => {
+      const url = urls[Math.floor(Math.random() * urls.length)] as string;
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", "service-signature": sign(body, ORDER_SECRET) },
+        body,
+      });
+      await response.text();
+      answers.set(response.status, (answers.get(response.status) ?? 0) + 1);
+      if (response.status >= 300 && response.status !== 409 && response.status < 500) {
+        throw new Error(`answered ${response.status}: ${body}`);
+      }
+      return response.status < 300;
+    },
+    `a 2xx for ${body}`,
+    { withinMs: 180_000 },
+  );
 }
 
 async function sendAll(urls: readonly string[], sends: readonly Planned[]): Promise<Map<number, number>> {
@@ -78,16 +86,27 @@ async function sendAll(urls: readonly string[], sends: readonly Planned[]): Prom
   return answers;
 }
 
-/** Waits until every event was handled or found stale (workers run after the answer); fails with what is missing. */
-async function settled(book: Redis, ids: Set<string>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const seen = new Set([...(await book.lrange("handled", 0, -1)), ...(await book.lrange("stale", 0, -1))]);
-    const missing = [...ids].filter((id) => !seen.has(id));
-    if (missing.length === 0) return;
-    if (Date.now() > deadline)
-      throw new Error(`${missing.length} events neither handled nor stale: ${missing.slice(0, 5)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+/**
+ * Waits until every event was handled or found stale (workers run after the answer), popping each note from `settled`
+ * as the handlers and stale verdicts push it; fails with what is missing.
+ */
+async function settled(ids: Set<string>): Promise<void> {
+  const waiting = new Set(ids);
+  const watcher = book.duplicate(); // BLPOP blocks its connection
+  watcher.on("error", () => {});
+  const popping = (async () => {
+    while (waiting.size > 0) {
+      const popped = await watcher.blpop("settled", 0);
+      if (popped) waiting.delete(popped[1]);
+    }
+  })();
+  popping.catch(() => {}); // after a give-up, the pending BLPOP fails as the connection closes
+  try {
+    await capped(popping, () => `${waiting.size} events neither handled nor stale: ${[...waiting].slice(0, 5)}`, {
+      withinMs: 180_000,
+    });
+  } finally {
+    watcher.disconnect();
   }
 }
 
@@ -173,7 +192,7 @@ describe("events in order under disorder", () => {
     ]);
     const urls = await receivers({ STORE: "redis", MODE: "enqueue", QUEUE: queue });
     await sendAll(urls, planned.sends);
-    await settled(book, planned.ids, 180_000);
+    await settled(planned.ids);
     const { stale } = await check(book, planned);
     expect(stale).toBeGreaterThan(0);
   }, 240_000);
@@ -187,7 +206,7 @@ describe("events in order under disorder", () => {
     await start(PG_BOSS_WORKER, { STORE: "postgres", QUEUE: queue }, NODE_24);
     const urls = await receivers({ STORE: "postgres", MODE: "enqueue", ENGINE: "pg-boss", QUEUE: queue }, NODE_24);
     await sendAll(urls, planned.sends);
-    await settled(book, planned.ids, 180_000);
+    await settled(planned.ids);
     const { stale } = await check(book, planned);
     expect(stale).toBeGreaterThan(0);
   }, 240_000);

@@ -12,6 +12,7 @@ import {
 import { instrument } from "@tidings/opentelemetry";
 import { describe, expect, it } from "vitest";
 import { RecordingSdk } from "../../packages/opentelemetry/test/sdk";
+import { afterFakeTime, until } from "../support/wait";
 
 const SECRET = "whsec_order";
 const quiet = { error() {}, warn() {} };
@@ -95,7 +96,7 @@ describe("a Receiver with order", () => {
     const first = receiver.receive(delivery("msg_3", 1));
     const second = receiver.receive(delivery("msg_3", 2));
     // The first is released once the second has found its message busy (or, wrongly, has started).
-    while (store.busy === 0 && !seen.includes("start message.sent")) await new Promise((done) => setImmediate(done));
+    await until(() => store.busy > 0 || seen.includes("start message.sent"), "the second to find its message busy");
     release();
     expect((await first).code).toBe("accepted");
     expect((await second).code).toBe("accepted");
@@ -113,7 +114,7 @@ describe("a Receiver with order", () => {
       if (event.type === "message.queued") await opened;
     });
     const first = receiver.receive(delivery("msg_4", 1));
-    const busy = await receiver.receive(delivery("msg_4", 2));
+    const busy = await afterFakeTime(30, () => receiver.receive(delivery("msg_4", 2)));
     expect(busy).toMatchObject({ code: "object_busy", status: 409 });
     expect(STATUS_BY_CODE.object_busy).toBe(409);
     expect(Number(busy.headers["retry-after"])).toBeGreaterThan(0);
@@ -193,7 +194,7 @@ describe("a Receiver with order", () => {
     instrument(receiver, sdk.options);
     try {
       const first = receiver.receive(delivery("msg_9", 2));
-      expect((await receiver.receive(delivery("msg_9", 3))).code).toBe("object_busy");
+      expect((await afterFakeTime(10, () => receiver.receive(delivery("msg_9", 3)))).code).toBe("object_busy");
       release();
       await first;
       expect((await receiver.receive(delivery("msg_9", 1))).code).toBe("stale");

@@ -1,11 +1,12 @@
 import type { DeliveryStore } from "@tidings/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { until } from "../support/wait";
 import { anyString, nearStrings } from "./strings";
 
 const LEASE_MS = 150;
 const PAST_LEASE_MS = 400;
-// Redis and PostgreSQL expire keys on their own clock: the contract polls them until the lease has run out.
+// Redis and PostgreSQL expire keys on their own clock: the contract asks them again until the lease has run out.
 const EXPIRY_BUDGET_MS = 10_000;
 
 async function claimToken(store: DeliveryStore, key: string, leaseMs = 10_000): Promise<string> {
@@ -35,12 +36,16 @@ async function afterExpiry<C extends { state: string }>(
     options.passTime(PAST_LEASE_MS);
     return attempt();
   }
-  const deadline = Date.now() + EXPIRY_BUDGET_MS;
-  for (;;) {
-    const answer = await attempt();
-    if (answer.state !== held || Date.now() > deadline) return answer;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  let answer: C | undefined;
+  await until(
+    async () => {
+      answer = await attempt();
+      return answer.state !== held;
+    },
+    `the engine to end a ${LEASE_MS} ms lease (still ${held})`,
+    { withinMs: EXPIRY_BUDGET_MS },
+  );
+  return answer as C;
 }
 
 /**

@@ -1,9 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { capped } from "./wait";
 
 export interface ChildServer {
   /** Everything the process printed so far, stdout and stderr: show it when an assertion fails. */
   output(): string;
+  /** Resolves once the process has printed `text` (at once if it has); fails with its output after the cap. */
+  printed(text: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,9 +46,24 @@ export async function startServer(
 ): Promise<ChildServer> {
   const child = spawn(command, args, { cwd, env: { ...process.env, ...env } });
   let started: () => void = () => {};
+  const awaiting = new Set<() => void>();
   const output = collecting(child, (printed) => {
     if (ready(printed)) started();
+    for (const ask of [...awaiting]) ask();
   });
+  const printed = (text: string) =>
+    capped(
+      new Promise<void>((resolve) => {
+        const ask = () => {
+          if (!output().includes(text)) return;
+          awaiting.delete(ask);
+          resolve();
+        };
+        awaiting.add(ask);
+        ask();
+      }),
+      () => `${command} to print ${JSON.stringify(text)}:\n${output()}`,
+    );
   const close = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = once(child, "exit");
@@ -53,18 +71,16 @@ export async function startServer(
     await exited;
   };
   try {
-    await new Promise<void>((resolve, reject) => {
+    const starting = new Promise<void>((resolve, reject) => {
       started = resolve;
       child.on("error", reject);
       child.on("exit", (code) => reject(new Error(`${command} exited ${code}:\n${output()}`)));
-      setTimeout(
-        () => reject(new Error(`${command} did not start in ${timeoutMs} ms:\n${output()}`)),
-        timeoutMs,
-      ).unref();
     });
+    starting.catch(() => {}); // an exit after a give-up is told by the give-up
+    await capped(starting, () => `${command} to start:\n${output()}`, { withinMs: timeoutMs });
   } catch (error) {
     await close();
     throw error;
   }
-  return { output, close };
+  return { output, printed, close };
 }

@@ -5,6 +5,10 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { freePort } from "./free-port";
 import { spawnRedisServer } from "./redis-server";
+import { until } from "./wait";
+
+/** How often a node is asked about the cluster while its gossip settles. */
+const GOSSIP_POLL_MS = 100;
 
 const run = promisify(execFile);
 
@@ -71,28 +75,35 @@ export class RedisCluster {
     return stdout;
   }
 
-  /** Until every running node reports `cluster_state:ok` and all 16384 slots served. */
-  async waitUntilHealthy(timeoutMs = 30_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const running = this.#nodes.filter((node) => node.process);
-      const states = await Promise.all(running.map((node) => this.#info(node, ["cluster", "info"]).catch(() => "")));
-      if (states.every((info) => info.includes("cluster_state:ok") && info.includes("cluster_slots_ok:16384"))) return;
-      if (Date.now() > deadline) throw new Error(`the Redis Cluster did not become healthy:\n${states.join("\n")}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+  /**
+   * Until every running node reports `cluster_state:ok` and all 16384 slots served. Nothing announces that the nodes'
+   * gossip agreed (or that a replica won its election), so the nodes are asked again every 100 ms.
+   */
+  async waitUntilHealthy(withinMs = 30_000): Promise<void> {
+    let states: string[] = [];
+    await until(
+      async () => {
+        const running = this.#nodes.filter((node) => node.process);
+        states = await Promise.all(running.map((node) => this.#info(node, ["cluster", "info"]).catch(() => "")));
+        return states.every((info) => info.includes("cluster_state:ok") && info.includes("cluster_slots_ok:16384"));
+      },
+      () => `the Redis Cluster to become healthy:\n${states.join("\n")}`,
+      { withinMs, everyMs: GOSSIP_POLL_MS },
+    );
   }
 
-  /** Until every replica has synced with its master: a replica that never did cannot take over. */
-  async #waitForReplicas(timeoutMs = 30_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const roles = await Promise.all(this.#nodes.map((node) => this.#info(node, ["info", "replication"])));
-      const replicas = roles.filter((info) => info.includes("role:slave"));
-      if (replicas.length > 0 && replicas.every((info) => info.includes("master_link_status:up"))) return;
-      if (Date.now() > deadline) throw new Error(`the replicas did not sync:\n${roles.join("\n")}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+  /** Until every replica has synced with its master (a replica that never did cannot take over); asked as above. */
+  async #waitForReplicas(withinMs = 30_000): Promise<void> {
+    let roles: string[] = [];
+    await until(
+      async () => {
+        roles = await Promise.all(this.#nodes.map((node) => this.#info(node, ["info", "replication"])));
+        const replicas = roles.filter((info) => info.includes("role:slave"));
+        return replicas.length > 0 && replicas.every((info) => info.includes("master_link_status:up"));
+      },
+      () => `the replicas to sync:\n${roles.join("\n")}`,
+      { withinMs, everyMs: GOSSIP_POLL_MS },
+    );
   }
 
   /** The port of the master that serves `key`'s slot. */

@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { build, type Options } from "tsup";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageBuild } from "../../../config/tsup";
+import { until } from "../../../test/support/wait";
 import { binBuild } from "../tsup.config";
 import { SECRET, startReceiver } from "./helpers";
 
@@ -114,7 +115,7 @@ describe("the tidings binary", () => {
       });
       expect(response.status).toBe(202);
       expect(await (await fetch(dashboard)).text()).toContain("<title>tidings emulator</title>");
-      while (receiver.events.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
+      await until(() => receiver.events.length >= 3, "the message's three events");
       expect(receiver.events.map((event) => event.type)).toEqual(["message.queued", "message.sent", "message.failed"]);
       child.kill("SIGTERM");
       expect(await exited).toBe(0);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { until } from "../../../test/support/wait";
 import { type Emulator, type MessageRecord, startEmulator, TEST_KEY_PREFIX } from "../src/index";
 import { SECRET, startReceiver, type TestReceiver } from "./helpers";
 
@@ -80,7 +81,10 @@ describe("the dashboard's API", () => {
       body: new URLSearchParams({ channel: "sms", to: "+15551234567", body: "hi" }),
     });
     expect(response.status).toBe(202);
-    await expect.poll(async () => (await state(dashboard)).messages[0]?.events[0]?.attempts.length).toBeGreaterThan(1);
+    await until(
+      async () => ((await state(dashboard)).messages[0]?.events[0]?.attempts.length ?? 0) > 1,
+      "a second attempt while paused",
+    );
     expect(receiver.requests).toBe(0);
     expect((await state(dashboard)).messages[0]?.events[0]?.attempts[0]).toMatchObject({ error: "paused" });
     await send(`${dashboard}/api/resume`, "POST", {});

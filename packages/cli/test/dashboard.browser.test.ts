@@ -76,7 +76,10 @@ describe("the dashboard in Chromium", () => {
     const id = await createMessage();
     for (const type of ["message.queued", "message.sent", "message.delivered"]) {
       await attempts(id, type).filter({ hasText: "200" }).first().waitFor();
-      await expect.poll(() => eventOf(id, type).locator(".state").textContent()).toBe("delivered");
+      await eventOf(id, type)
+        .locator(".state", { hasText: /^delivered$/ })
+        .waitFor();
+      expect(await eventOf(id, type).locator(".state").textContent()).toBe("delivered");
     }
     const row = attempts(id, "message.delivered").first();
     expect(await row.locator("td").nth(4).textContent()).toContain('"received":true');

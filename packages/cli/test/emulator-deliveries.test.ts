@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import { createServer, type Socket } from "node:net";
 import { verify } from "@tidings/core";
 import { afterEach, describe, expect, it } from "vitest";
+import { until } from "../../../test/support/wait";
 import { type Emulator, type EmulatorOptions, FAILING_RECIPIENTS, startEmulator, TEST_KEY_PREFIX } from "../src/index";
 import { SECRET, startReceiver, type TestReceiver } from "./helpers";
 
@@ -247,7 +248,7 @@ describe("emulator deliveries", () => {
     });
     const { emulator } = await setup(target, { retry: { attempts: 5, baseDelayMs: 60_000 } });
     await createMessage(emulator, "sms", "+15551234567");
-    while (requests === 0) await new Promise((resolve) => setImmediate(resolve));
+    await until(() => requests > 0, "the first attempt");
     await emulator.close();
     expect(requests).toBe(1);
     await expect(fetch(`${emulator.url}/v3/messages`, { method: "POST" })).rejects.toThrow();

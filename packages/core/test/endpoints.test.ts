@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { afterFakeTime } from "../../../test/support/wait";
 import { createReceiver, type DeliveryContext, type ReceiveErrorInfo, type SecretRequest, sign } from "../src/entries";
 import { bodyOf, event, quietLogger, SECRET, signed } from "./receiver-fixtures";
 
@@ -138,7 +139,7 @@ describe("a secret resolver", () => {
     const receiver = createReceiver({ secret: () => new Promise(() => {}), resolverTimeoutMs: 20 }).onError((error) => {
       reported.push(error);
     });
-    const result = await receiver.receive(signed(event()));
+    const result = await afterFakeTime(20, () => receiver.receive(signed(event())));
     expect([result.status, bodyOf(result).error?.code, result.headers["retry-after"]]).toEqual([
       503,
       "secret_unavailable",

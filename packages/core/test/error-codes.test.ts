@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { afterFakeTime } from "../../../test/support/wait";
 import { constructEvent, sign, verify, WebhookVerificationError } from "../src/entries";
 import { readRequestBody } from "../src/entries/adapter";
 import { STATUS_BY_CODE, type WebhookErrorCode } from "../src/errors";
@@ -23,17 +24,21 @@ const producers: Record<WebhookErrorCode, () => unknown> = {
   body_truncated: () => readRequestBody(post("short", { "content-length": "9" }), options),
   unsupported_encoding: () => readRequestBody(post("x", { "content-encoding": "compress" }), options),
   body_timeout: () =>
-    readRequestBody(post(new ReadableStream({ pull: () => new Promise(() => {}) })), {
-      ...options,
-      bodyTimeoutMs: 20,
-    }),
+    afterFakeTime(30, () =>
+      readRequestBody(post(new ReadableStream({ pull: () => new Promise(() => {}) })), {
+        ...options,
+        bodyTimeoutMs: 20,
+      }),
+    ),
   body_too_slow: () =>
-    readRequestBody(post(new ReadableStream({ pull: () => new Promise(() => {}) })), {
-      ...options,
-      bodyTimeoutMs: 1000,
-      bodyRateGraceMs: 20,
-      minBodyBytesPerSecond: 1,
-    }),
+    afterFakeTime(30, () =>
+      readRequestBody(post(new ReadableStream({ pull: () => new Promise(() => {}) })), {
+        ...options,
+        bodyTimeoutMs: 1000,
+        bodyRateGraceMs: 20,
+        minBodyBytesPerSecond: 1,
+      }),
+    ),
 };
 
 async function errorFrom(produce: () => unknown): Promise<unknown> {

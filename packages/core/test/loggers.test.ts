@@ -3,6 +3,7 @@ import { Writable } from "node:stream";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import winston from "winston";
+import { until } from "../../../test/support/wait";
 import { createReceiver, type Logger } from "../src/entries";
 import { bodyAlreadyConsumed } from "../src/entries/adapter";
 import { event, signed } from "./receiver-fixtures";
@@ -40,7 +41,7 @@ const MARKER = "marker-after-the-deliveries";
 async function linesLogged(logger: Logger, lines: string[]): Promise<string[]> {
   logger.error({ message: MARKER });
   const marked = () => lines.findIndex((line) => line.includes(MARKER));
-  while (marked() < 0) await new Promise((resolve) => setImmediate(resolve));
+  await until(() => marked() >= 0, "the marker to be written");
   return lines.slice(0, marked());
 }
 

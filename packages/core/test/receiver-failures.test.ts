@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterFakeTime, until } from "../../../test/support/wait";
 import { createReceiver, MemoryStore, sign } from "../src/entries";
 import { bodyAlreadyConsumed } from "../src/entries/adapter";
 import { bodyOf, event, quietLogger, SECRET, signed } from "./receiver-fixtures";
@@ -104,7 +105,7 @@ describe("Receiver failures of the app's own code", () => {
       });
     });
     const delivery = signed(event({ id: "evt_slow" }));
-    const first = await receiver.receive(delivery);
+    const first = await afterFakeTime(30, () => receiver.receive(delivery));
     expect([first.status, bodyOf(first).error?.code, first.headers["retry-after"]]).toEqual([
       503,
       "handler_timeout",
@@ -114,7 +115,7 @@ describe("Receiver failures of the app's own code", () => {
     expect(bodyOf(await receiver.receive(delivery)).error?.code).toBe("delivery_in_progress");
     expect(store.settled).toBe(0);
     finish();
-    while (store.settled === 0) await nextTurn();
+    await until(() => store.settled > 0, "the claim to be settled");
     expect(bodyOf(await receiver.receive(delivery))).toEqual({ received: true, duplicate: true });
     expect(runs).toBe(1);
   });
@@ -132,10 +133,10 @@ describe("Receiver failures of the app's own code", () => {
       });
     });
     const delivery = signed(event({ id: "evt_late_failure" }));
-    expect((await receiver.receive(delivery)).status).toBe(503);
+    expect((await afterFakeTime(30, () => receiver.receive(delivery))).status).toBe(503);
     expect(store.settled).toBe(0);
     fail(new Error("gave up"));
-    while (store.settled === 0) await nextTurn();
+    await until(() => store.settled > 0, "the claim to be released");
     expect(bodyOf(await receiver.receive(delivery))).toEqual({ received: true });
     expect(runs).toBe(2);
   });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { until } from "../../../test/support/wait";
 import { PostgresStore } from "../src/index";
 import { LONGEST_PLAIN_KEY, textKey } from "../src/key";
 
@@ -68,7 +69,7 @@ describe("PostgresStore setup", () => {
       const { rows } = await db.query<{ after: string }>("select (now() + interval '1 millisecond')::text as after");
       const past = async () =>
         (await db.query<{ past: boolean }>("select now() > $1::timestamptz as past", [rows[0]?.after])).rows[0]?.past;
-      while (!(await past())) await new Promise((resolve) => setImmediate(resolve));
+      await until(past, "the database's clock to pass the TTLs");
       expect(await store.purge()).toBe(3); // event:short, event:o and msg_9's position
       expect(await store.claim("event:live", 60_000)).toEqual({ state: "in-flight" });
     } finally {

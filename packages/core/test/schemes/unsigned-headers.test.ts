@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { until } from "../../../../test/support/wait";
 import { createReceiver, type DeliveryContext } from "../../src/entries";
 import type { ReceiveResult } from "../../src/entries/adapter";
 import { github, shopify, stripe } from "../../src/entries/schemes";
@@ -117,7 +118,7 @@ describe("GitHub: keyed by the signature, not by X-GitHub-Delivery", () => {
       });
     });
     const original = receiver.receive(issueClosed());
-    await expect.poll(() => runs.length).toBe(1);
+    await until(() => runs.length === 1, "the first delivery in its handler");
     const during = await receiver.receive(
       issueClosed({ "x-github-event": "pull_request", "x-github-delivery": "d-2" }),
     );
