@@ -69,7 +69,10 @@ export class RedisStore implements DeliveryStore {
   readonly #client: RedisStoreOptions["client"];
   readonly #prefix: string;
   readonly #timeoutMs: number;
-  // Set on a Cluster client whose prefix has no hash tag: what the ordered steps throw, as they cannot be one script.
+  /**
+   * Set on a Cluster client whose prefix has no hash tag, which cannot keep order (an ordered step's keys could not
+   * share one slot): why, and the fix. `order` with this store is then refused when the Receiver or worker is created.
+   */
   readonly orderUnavailable: string | undefined;
 
   constructor(options: RedisStoreOptions) {
