@@ -1,22 +1,7 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DEFAULTS } from "../src/entries";
 import { MAX_SIGNATURE_HEADER_LENGTH, MAX_SIGNATURE_HEADER_PAIRS } from "../src/verification/constants";
-
-const README = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-
-/** The rows of the README table whose header row starts with `firstColumn`, as their cells. */
-function tableRows(firstColumn: string): string[][] {
-  const lines = README.split("\n");
-  const start = lines.findIndex((line) => line.startsWith(`| ${firstColumn} |`));
-  expect(start, `a table headed "${firstColumn}"`).toBeGreaterThan(-1);
-  const rows: string[][] = [];
-  for (const line of lines.slice(start + 2)) {
-    if (!line.startsWith("|")) break;
-    rows.push(line.split(" | ").map((cell) => cell.replace(/^\| |\s*\|$/g, "").trim()));
-  }
-  return rows;
-}
+import { tableRows } from "./readme-tables";
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, min: 60_000, h: 3_600_000, B: 1, KiB: 1024, MiB: 1024 ** 2 };
 

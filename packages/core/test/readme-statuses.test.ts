@@ -1,21 +1,6 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { STATUS_BY_CODE } from "../src/entries";
-
-const README = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-
-/** Each row of the README table whose header row starts with `firstColumn`, as its cells. */
-function tableRows(firstColumn: string): string[][] {
-  const lines = README.split("\n");
-  const start = lines.findIndex((line) => line.startsWith(`| ${firstColumn} |`));
-  expect(start, `a table headed "${firstColumn}"`).toBeGreaterThan(-1);
-  const rows: string[][] = [];
-  for (const line of lines.slice(start + 2)) {
-    if (!line.startsWith("|")) break;
-    rows.push(line.split(" | ").map((cell) => cell.replace(/^\| |\s*\|$/g, "").trim()));
-  }
-  return rows;
-}
+import { tableRows } from "./readme-tables";
 
 const codeIn = (text: string) => [...text.matchAll(/`([a-z_]+)`/g)].map((match) => match[1] as string);
 
