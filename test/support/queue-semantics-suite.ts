@@ -365,7 +365,7 @@ export function describeQueueSemantics<
       expect(enqueueWith({ retryBackoff: true })).toThrow(
         /retryBackoff must be "exponential" or "fixed" \(`true` is now "exponential"\)/,
       );
-      expect(enqueueWith({ retryDelaySeconds: 0.5 })).toThrow(/retryDelaySeconds must be a whole number of seconds/);
+      expect(enqueueWith({ retryDelaySeconds: 0.5 })).toThrow(/retryDelaySeconds must be 0 or a positive whole number/);
       expect(enqueueWith({ attempts: 0 })).toThrow(/attempts must be a positive whole number/);
       const workerWith = (options: object) => () => pkg.createWorker({ ...queue.workerOptions, ...options });
       expect(workerWith({ pollMs: 5 })).toThrow(
