@@ -1,7 +1,20 @@
 import { encoder } from "../ground/utf8";
 import type { SecretFormat } from "./signed-content";
 
-/** What a secret verifies: an HMAC key, or an ed25519 public key (`whpk_…`). */
+/**
+ * What a secret verifies: an HMAC key, or an ed25519 public key (`whpk_…`).
+ *
+ * @example
+ * ```ts
+ * import { type SecretKind, standardWebhooks } from "@tidings/core/schemes";
+ *
+ * // Which secrets of an endpoint's record verify HMAC signatures, and which ed25519 ones; a malformed one throws.
+ * export function kindsOf(secrets: readonly string[]): SecretKind[] {
+ *   const scheme = standardWebhooks();
+ *   return secrets.map((secret) => scheme.secretKind(secret));
+ * }
+ * ```
+ */
 export type SecretKind = "hmac" | "ed25519";
 
 /**
