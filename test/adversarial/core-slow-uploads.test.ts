@@ -52,6 +52,8 @@ function countArrivals(receiver: Receiver): () => number {
   return () => arrived;
 }
 
+const UPLOADS_FALL_BEHIND_MS = 20;
+
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
@@ -84,8 +86,11 @@ describe.each(TARGETS)("$name: slow uploads", (target) => {
       });
     };
     for (let n = 0; n < SLOTS; n++) attack();
-    // Every slot is held by an upload before the first signed delivery is sent.
+    // Every slot is held by an upload before the first signed delivery is sent, and every upload has fallen behind
+    // the minimum rate: one byte sent, then none for longer than a byte takes at 240 B/s (about 4 ms). An upload a
+    // millisecond old has sent at a rate above the minimum, which only real time changes.
     await until(() => arrivals() >= SLOTS);
+    await new Promise((resolve) => setTimeout(resolve, UPLOADS_FALL_BEHIND_MS));
 
     const statuses = new Map<number, number>();
     const sender = async () => {
