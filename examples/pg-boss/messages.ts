@@ -1,10 +1,15 @@
 import type { PgBoss } from "pg-boss";
 import { type MessageEvent, MessageLog, type MessageRecord } from "../shared/message-log";
 
-/** The example's own table, in the same database as pg-boss's (a real app has its own schema and migrations). */
+/**
+ * The example's own table, in the same database as pg-boss's (a real app has its own schema and migrations). The
+ * receiver and the worker start together: `CREATE TABLE IF NOT EXISTS` run at once by two sessions can still collide,
+ * so it runs under a transaction-scoped advisory lock (both statements are one implicit transaction).
+ */
 export async function createMessageTable(boss: PgBoss): Promise<void> {
   await boss.getDb().executeSql(
-    `CREATE TABLE IF NOT EXISTS example_message_events (
+    `SELECT pg_advisory_xact_lock(hashtext('example_message_events'));
+     CREATE TABLE IF NOT EXISTS example_message_events (
        delivery_key text PRIMARY KEY, message_id text NOT NULL, event jsonb NOT NULL,
        received_at timestamptz NOT NULL DEFAULT now())`,
   );
