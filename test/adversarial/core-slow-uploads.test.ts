@@ -3,24 +3,8 @@ import type { IncomingRequest } from "@tidings/core/adapter";
 import { afterEach, describe, expect, it } from "vitest";
 import { delivery, eventBody, SECRET } from "../conformance/deliveries";
 import { openSlowUpload, type SlowUpload } from "../conformance/partial-body";
-import { type ConformanceTarget, type RunningApp, WEBHOOK_PATH } from "../conformance/target";
-import { expressTarget } from "../conformance/targets/express";
-import { fastifyListeningTarget } from "../conformance/targets/fastify";
-import { honoTarget } from "../conformance/targets/hono";
-import { koaTarget } from "../conformance/targets/koa";
-import { nestExpressTarget, nestFastifyTarget } from "../conformance/targets/nestjs";
-import { nextPagesTarget } from "../conformance/targets/next";
-
-// Every adapter that reads bodies off a socket, behind a real app on loopback.
-const TARGETS: readonly ConformanceTarget[] = [
-  expressTarget,
-  fastifyListeningTarget,
-  koaTarget,
-  honoTarget,
-  nextPagesTarget,
-  nestExpressTarget,
-  nestFastifyTarget,
-];
+import { type RunningApp, WEBHOOK_PATH } from "../conformance/target";
+import { SOCKET_TARGETS } from "../conformance/targets";
 
 const SLOTS = 256;
 const SIGNED = 200;
@@ -67,7 +51,7 @@ function quietReceiver(options: { minBodyBytesPerSecond?: number; bodyRateGraceM
   return { receiver, handled: () => handled };
 }
 
-describe.each(TARGETS)("$name: slow uploads", (target) => {
+describe.each(SOCKET_TARGETS)("$name: slow uploads", (target) => {
   it(`${SLOTS} unsigned uploads at 1 byte/s, reopened as soon as they end, keep no signed delivery out`, async () => {
     const { receiver, handled } = quietReceiver();
     const arrivals = countArrivals(receiver);

@@ -2,24 +2,8 @@ import { createReceiver } from "@tidings/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { delivery, eventBody, SECRET } from "../conformance/deliveries";
 import { openSlowUpload, type SlowUpload } from "../conformance/partial-body";
-import { type ConformanceTarget, type RunningApp, WEBHOOK_PATH } from "../conformance/target";
-import { expressTarget } from "../conformance/targets/express";
-import { fastifyListeningTarget } from "../conformance/targets/fastify";
-import { honoTarget } from "../conformance/targets/hono";
-import { koaTarget } from "../conformance/targets/koa";
-import { nestExpressTarget, nestFastifyTarget } from "../conformance/targets/nestjs";
-import { nextPagesTarget } from "../conformance/targets/next";
-
-// Real apps on loopback, whose bodies core reads off Node's sockets on the shared deadline wheel.
-const TARGETS: readonly ConformanceTarget[] = [
-  expressTarget,
-  fastifyListeningTarget,
-  koaTarget,
-  honoTarget,
-  nextPagesTarget,
-  nestExpressTarget,
-  nestFastifyTarget,
-];
+import { type RunningApp, WEBHOOK_PATH } from "../conformance/target";
+import { SOCKET_TARGETS } from "../conformance/targets";
 
 let running: RunningApp | undefined;
 const uploads: SlowUpload[] = [];
@@ -30,7 +14,7 @@ afterEach(async () => {
   running = undefined;
 });
 
-describe.each(TARGETS)("$name: bodies stalling together", (target) => {
+describe.each(SOCKET_TARGETS)("$name: bodies stalling together", (target) => {
   it.each([2, 4, 8, 32])(
     "answers each of %i stalled bodies 408, and their slots come back",
     async (count) => {

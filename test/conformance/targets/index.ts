@@ -18,3 +18,14 @@ export const ALL_TARGETS: readonly ConformanceTarget[] = [
   nestExpressTarget,
   nestFastifyTarget,
 ];
+
+/** The adapters whose bodies core reads off a real socket (no injected requests, no App Router's own reading). */
+export const SOCKET_TARGETS: readonly ConformanceTarget[] = [
+  expressTarget,
+  fastifyListeningTarget,
+  koaTarget,
+  honoTarget,
+  nextPagesTarget,
+  nestExpressTarget,
+  nestFastifyTarget,
+];

@@ -17,8 +17,8 @@ export interface LeaseRenewal {
 const NOTHING_TO_RENEW: LeaseRenewal = { stop() {} };
 
 /**
- * Renews the claim `token` holds on `key` until stopped. A store without `renew` keeps its first lease, as before
- * stores could renew. A renewal that throws (the store unreachable) is tried again at the next turn; the store's own
+ * Renews the claim `token` holds on `key` until stopped. A store without `renew` keeps its first lease only. A
+ * renewal that throws (the store unreachable) is tried again at the next turn; the store's own
  * expiry decides whether the lease survives the outage.
  */
 export function renewWhileRunning(
