@@ -1,7 +1,7 @@
 import type { MessageEvents } from "@tidings/core";
 import {
-  type JobOutcome,
   type JobRun,
+  type JobRunResult,
   type QueuedDelivery,
   QueueWorker,
   type QueueWorkerOptions,
@@ -24,9 +24,6 @@ import {
   simOrder,
   type WorldOptions,
 } from "./world";
-
-/** What `run` resolves to (QueueWorker's `JobRunResult`, which the entry point does not export). */
-type JobRunResult = Exclude<JobOutcome["code"], "failed" | "invalid_job">;
 
 const QUEUE = "deliveries";
 /** The worker's key prefix for the queue's jobs: `job:<queue>:<delivery key>`. */

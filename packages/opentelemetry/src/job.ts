@@ -1,5 +1,5 @@
 import { type Attributes, type Context, type Link, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import type { JobOutcome } from "@tidings/core/dispatch";
+import { JOB_OUTCOMES, type JobOutcome } from "@tidings/core/dispatch";
 import { recordableKey } from "./attributes";
 import { childContext, recordHandlerRuns } from "./handler-runs";
 import { messagingAttributes, messagingSpanName } from "./messaging";
@@ -23,7 +23,7 @@ export function recordJob(recorder: Recorder, outcome: JobOutcome, active: Conte
   const { code, delivery, startedAt, durationMs, system, queue } = outcome;
   const { tracer, instruments } = recorder;
   // With `order`, a stale, duplicate or deferred run is a normal outcome, not an error.
-  const failed = code === "failed" || code === "invalid_job";
+  const failed = JOB_OUTCOMES[code] === "fail";
   const metricAttributes = commonAttributes(outcome);
   instruments.jobs.add(1, metricAttributes);
   instruments.jobDuration.record(durationMs / 1000, metricAttributes);

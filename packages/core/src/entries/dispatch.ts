@@ -20,6 +20,7 @@ export {
 } from "../queue/admin";
 export { type BatchJob, createEnqueuer, type Enqueuer, type EnqueuerSettings } from "../queue/enqueuer";
 export { BATCH_DEFAULTS, type BatchOptions } from "../queue/group-commit";
+export { JOB_OUTCOMES, type JobOutcomeCode, type JobRunResult } from "../queue/job-outcomes";
 export { fromJobText, isWellFormedText, LONE_SURROGATE, readableJobText, toJobText } from "../queue/job-text";
 export type { EnqueueHook, EnqueueInfo, EnqueueTrace, JobTraceContext } from "../queue/job-trace";
 export {

@@ -16,6 +16,7 @@ import {
 } from "../store/delivery-store";
 import { renewWhileRunning } from "../store/lease-renewal";
 import { settleWithin } from "../store/settle-within";
+import type { JobOutcomeCode, JobRunResult } from "./job-outcomes";
 import type { JobTraceContext } from "./job-trace";
 import { type JobRun, type ReadJob, readQueuedDelivery, type WorkerContext } from "./queued-delivery";
 
@@ -60,12 +61,9 @@ export interface WorkerErrorInfo {
  */
 export interface JobOutcome {
   /**
-   * `completed`, `failed` (a handler failed; the engine retries it unless its attempts are used up), `invalid_job`; with
-   * `order`: `stale` (at or below its object's handled position: completed, handlers not run), `duplicate` (a rerun of
-   * a job already handled: completed, handlers not run) or `deferred` (its object busy: put back for later without
-   * using up an attempt).
+   * What the run came to, and so what the engine does with the job: see `JOB_OUTCOMES`.
    */
-  code: "completed" | "failed" | "invalid_job" | JobRunResult;
+  code: JobOutcomeCode;
   /** The engine, as `messaging.system` names it (`bullmq`, `pg-boss`), when the worker says. */
   system: string | undefined;
   /** The queue the job came from, when the worker says. */
@@ -145,12 +143,6 @@ export interface QueueWorkerOptions<Events extends EventMap = MessageEvents> {
   /** How long a handled job and a handled position are remembered, in ms. Default 24 h. */
   doneTtlMs?: number | undefined;
 }
-
-/**
- * What one run of a job came to, besides a failure (a rejection): the engine completes the job, except a `deferred`
- * one, which it puts back for later without counting an attempt.
- */
-export type JobRunResult = "completed" | "stale" | "duplicate" | "deferred";
 
 interface SettleFacts {
   leaseMs: number;
