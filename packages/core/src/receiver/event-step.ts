@@ -2,9 +2,9 @@ import { WebhookVerificationError } from "../errors";
 import { type DeliveryEvent, parseEvent } from "../event";
 import type { HeaderSource } from "../http/headers";
 import type { ReceiveResult } from "../http/result";
-import type { SchemeDelivery } from "../schemes/receive";
 import type { ReceiverParts, Step } from "./pipeline";
 import { validateEvent } from "./validation";
+import type { Verified } from "./verify-step";
 
 /** A verified delivery's event as its scheme reads it, before validation. */
 export interface ReadEvent {
@@ -21,17 +21,19 @@ export interface EventValue {
 /** The event's JSON, type and id, or the answer: a handshake the scheme answers itself (Slack's url_verification). */
 export function readEvent(
   { options, reporter }: ReceiverParts,
-  { scheme, content }: SchemeDelivery,
+  { signed, verified }: Verified,
+  body: Uint8Array,
   headers: HeaderSource,
 ): ReadEvent | ReceiveResult {
+  const { scheme } = signed;
   let parsed: DeliveryEvent | undefined;
   try {
-    parsed = parseEvent(content.payload);
-    const answer = scheme.respond?.(parsed);
+    parsed = scheme.parse ? scheme.parse(body, headers) : parseEvent(body);
+    const answer = scheme.respond?.(parsed, { secret: signed.secrets[verified.secretIndex] as string });
     if (answer) return answer;
     const type = (options.typeOf ?? scheme.typeOf)(parsed, headers);
     if (type === undefined) throw new WebhookVerificationError("invalid_payload", "The event has no string `type`.");
-    return { parsed, type, id: (options.idOf ?? scheme.idOf)(parsed, content.payload, headers) };
+    return { parsed, type, id: (options.idOf ?? scheme.idOf)(parsed, body, headers) };
   } catch (error) {
     return reporter.failure(error, { event: parsed });
   }

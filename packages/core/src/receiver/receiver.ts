@@ -187,10 +187,10 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     const found = isPromiseLike(finding) ? await finding : finding;
     if (isAnswer(found)) return found;
     if (trace) trace.endpoint = found.endpoint;
-    const verifying = verifySignature(parts, signedBy, found, headers, trace);
+    const verifying = verifySignature(parts, signedBy, rawBody, found, headers, trace);
     const verified = isPromiseLike(verifying) ? await verifying : verifying;
     if (isAnswer(verified)) return verified;
-    const read = readEvent(parts, verified.signed, headers);
+    const read = readEvent(parts, verified, rawBody, headers);
     if (isAnswer(read)) return read;
     const validating = validated(parts, read);
     const event = isPromiseLike(validating) ? await validating : validating;
@@ -203,7 +203,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       timestamp,
       secretIndex: active ? (active.indexes[secretIndex] as number) : secretIndex,
       endpoint: found.endpoint,
-      verifiedBody: verified.signed.content.payload,
+      verifiedBody: rawBody,
       headers,
     };
     if (trace) trace.delivery = context;

@@ -57,14 +57,13 @@ export function readSigned(
 export function verifySignature(
   parts: ReceiverParts,
   signedBy: SchemeDelivery,
+  body: Uint8Array,
   found: EndpointSecrets,
   headers: HeaderSource,
   trace: Trace | undefined,
 ): Step<Verified> {
   const signed =
-    found.scheme && found.scheme !== signedBy.scheme
-      ? readSigned(parts, [found.scheme], signedBy.content.payload, headers)
-      : signedBy;
+    found.scheme && found.scheme !== signedBy.scheme ? readSigned(parts, [found.scheme], body, headers) : signedBy;
   if (isAnswer(signed)) return signed;
   const { values, notAfter } = found.secrets;
   const active = notAfter && activeSecrets(values, notAfter, parts.options.nowMs());

@@ -20,7 +20,7 @@ export type SchemeParts = Omit<Scheme, "verify" | "verifyAsync" | "secretKind"> 
 function read(scheme: Scheme, payload: unknown, headers: HeaderSource, secret: Secret, options?: VerifyOptions) {
   const secrets = normalizeSecrets(secret);
   const toleranceSeconds = resolveTolerance(options);
-  return scheme.read(requirePayloadBytes(payload), headers, secrets, toleranceSeconds);
+  return scheme.read(requirePayloadBytes(payload), headers, secrets, toleranceSeconds, options?.request);
 }
 
 /**
@@ -39,8 +39,8 @@ export function defineScheme(parts: SchemeParts): Scheme {
   const scheme: Scheme = {
     ...parts,
     // A scheme that names no format of its own reads secrets as UTF-8, where an ed25519 key is no HMAC key.
-    read(payload, headers, secrets, toleranceSeconds) {
-      const signed = parts.read(payload, headers, secrets, toleranceSeconds);
+    read(payload, headers, secrets, toleranceSeconds, request) {
+      const signed = parts.read(payload, headers, secrets, toleranceSeconds, request);
       signed.content.format ??= UTF8_SECRET;
       return signed;
     },

@@ -6,9 +6,11 @@ import type { ReceiveResult } from "../http/result";
 import type { RawPayload } from "../verification/payload";
 import type { Secret } from "../verification/secrets";
 import type { SignedDelivery, VerifyResult } from "../verification/signed-delivery";
+import type { SignedRequest } from "../verification/signed-request";
 import type { VerifyOptions } from "../verification/tolerance";
 
 export type { SecretKind } from "../crypto/secret-kind";
+export type { SignedRequest } from "../verification/signed-request";
 
 /**
  * What a scheme's `sign` may be told: the time to sign (Unix seconds, default now) and the delivery id, where it signs one.
@@ -30,6 +32,43 @@ export interface SchemeSignOptions {
   timestamp?: number;
   /** The message id that Standard Webhooks and Svix sign (default a random `msg_…`); ignored by the others. */
   id?: string;
+  /** The URL the delivery is sent to, for a scheme that signs it (Twilio, Square). */
+  url?: string;
+  /** The request's method, for a scheme that signs it (default `POST`). */
+  method?: string;
+}
+
+/**
+ * What a scheme says about its sender, for the catalogue (`docs/senders.md` is written from it) and for anyone
+ * choosing a scheme: the headers it reads, what is signed, how secrets are written, the replay window, the dedup key.
+ *
+ * @example
+ * ```ts
+ * import { stripe } from "@tidings/core/schemes";
+ *
+ * const { sender, replay, dedup } = stripe().about ?? {};
+ * console.log(`${sender}: replays refused after ${replay}; dedup by ${dedup?.key}`);
+ * ```
+ */
+export interface SchemeAbout {
+  /** The sender as its users know it: `Twilio`, `Meta (WhatsApp, Instagram, Messenger)`. */
+  sender: string;
+  /** The sender's page on verifying its webhooks. */
+  docs: string;
+  /** The request headers the scheme reads, lower-case, the signature's first. */
+  headers: readonly string[];
+  /** What is signed, and how: "HMAC-SHA256 of `<t>.<body>`, hex". */
+  signs: string;
+  /** How the secret is written, and what the scheme makes of it: "`whsec_…`, the whole string as the HMAC key". */
+  secret: string;
+  /** How old a signed delivery may be: "5 minutes, from `t`", or "none: no time is signed". */
+  replay: string;
+  /** What deliveries of one event share for dedup, and whether the signature covers it. */
+  dedup: { key: string; signed: boolean };
+  /** The handshake the scheme answers itself, if any: "`url_verification`: its `challenge`, once verified". */
+  handshake?: string | undefined;
+  /** What the interop tests check the scheme against: "`twilio` 6: both directions". */
+  testedAgainst: string;
 }
 
 /**
@@ -64,8 +103,10 @@ export interface Scheme<Events extends EventMap = EventMap> {
    * `createReceiver({ scheme })` infers it.
    */
   readonly events?: Events;
-  /** `service-signature`, `standard-webhooks`, `svix`, `stripe`, `github`, `shopify`, `slack`. */
+  /** The scheme's name in `@tidings/core/schemes`, kebab-case: `service-signature`, `standard-webhooks`, `stripe`… */
   readonly name: string;
+  /** What the scheme says about its sender; every scheme of the catalogue has it. */
+  readonly about?: SchemeAbout | undefined;
   /** The lower-case name of the header that carries the signature(s). */
   readonly signatureHeader: string;
   /**
@@ -77,7 +118,13 @@ export interface Scheme<Events extends EventMap = EventMap> {
     headers: HeaderSource,
     secrets: readonly string[],
     toleranceSeconds: number,
+    request?: SignedRequest,
   ): SignedDelivery;
+  /**
+   * The event in a verified body, where it is not the body's JSON object: a form's fields (Twilio), one field of a
+   * JSON envelope. Throws `WebhookVerificationError` (`invalid_payload`). Default: the body as a JSON object.
+   */
+  parse?(payload: Uint8Array, headers: HeaderSource): DeliveryEvent;
   /**
    * What `secret` is to this scheme: the kind of key it verifies with (`"hmac"`, or `"ed25519"` for a `whpk_` public
    * key). Throws a TypeError naming the rule when the scheme cannot verify with it: an ed25519 key given to an HMAC
@@ -90,8 +137,12 @@ export interface Scheme<Events extends EventMap = EventMap> {
   typeOf(event: DeliveryEvent, headers: HeaderSource): string | undefined;
   /** The id deliveries of one event share, for dedup; undefined dedups by the signature. */
   idOf(event: DeliveryEvent, body: Uint8Array, headers: HeaderSource): string | undefined;
-  /** A handshake the scheme answers itself once verified (Slack's `url_verification`), before dedup and handlers. */
-  respond?(event: DeliveryEvent): ReceiveResult | undefined;
+  /**
+   * A handshake the scheme answers itself once verified (Slack's `url_verification`, Discord's PING, Zoom's
+   * `endpoint.url_validation`, which is answered with an HMAC made with `secret`, the one that verified it), before
+   * dedup and handlers. Build the answer with `answer`.
+   */
+  respond?(event: DeliveryEvent, verified: { secret: string }): ReceiveResult | undefined;
   /** The headers the sender would send with this payload: for tests and the CLI. Needs node:crypto. */
   sign(payload: RawPayload, secret: string, options?: SchemeSignOptions): Record<string, string>;
   /** Verifies a delivery with node:crypto; throws `WebhookVerificationError`, with the same codes as `verify`. */

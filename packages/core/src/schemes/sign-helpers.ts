@@ -1,3 +1,4 @@
+import type { HmacAlgorithm } from "../crypto/hmac-matchers";
 import { hmacWithNodeCrypto, requireNodeCrypto } from "../crypto/node-crypto";
 import { UTF8_SECRET } from "../crypto/secret-kind";
 import type { SecretFormat } from "../crypto/signed-content";
@@ -26,4 +27,17 @@ export function hmac(secret: string, prefix: string, bytes: Uint8Array, format: 
   const digest = hmacWithNodeCrypto(requireNodeCrypto("sign"), secret, prefix, bytes, format);
   if (digest === undefined) throw new TypeError("Not an HMAC secret");
   return digest;
+}
+
+/** An HMAC with another hash than SHA-256, for a scheme's `sign` (what `hmacMatchers(algorithm)` verifies). */
+export function hmacWith(
+  algorithm: HmacAlgorithm,
+  secret: string,
+  prefix: string,
+  bytes: Uint8Array,
+  format: SecretFormat = UTF8_SECRET,
+): Buffer {
+  const key = format.keyBytes(secret);
+  if (key === undefined) throw new TypeError("Not an HMAC secret");
+  return requireNodeCrypto("sign").createHmac(algorithm, key).update(prefix).update(bytes).digest();
 }

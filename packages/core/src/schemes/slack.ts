@@ -1,8 +1,9 @@
 import { UTF8_SECRET } from "../crypto/secret-kind";
 import type { DeliveryEvent } from "../event";
 import type { EventMap } from "../event-map";
-import { handled, type ReceiveResult } from "../http/result";
+import type { ReceiveResult } from "../http/result";
 import { isHexSha256 } from "../verification/formats";
+import { answer } from "./answer";
 import { defineScheme } from "./define";
 import { noSignature, requiredHeader, timestampOf } from "./headers";
 import { nonEmptyString } from "./payload-fields";
@@ -44,7 +45,7 @@ export const SLACK: Scheme = /* @__PURE__ */ defineScheme({
   idOf: (event) => nonEmptyString(event.event_id),
   respond(event): ReceiveResult | undefined {
     if (event.type !== "url_verification" || typeof event.challenge !== "string") return undefined;
-    return handled("accepted", JSON.stringify({ challenge: event.challenge }));
+    return answer(JSON.stringify({ challenge: event.challenge }));
   },
   sign(payload, secret, options) {
     const bytes = signingBytes(payload, secret);

@@ -1,5 +1,6 @@
 import { WebhookVerificationError } from "../errors";
 import { DEFAULT_TOLERANCE_SECONDS } from "./constants";
+import type { SignedRequest } from "./signed-request";
 
 /**
  * The time window of `verify` and its kin: how far a signed timestamp may be from now, and what now is.
@@ -20,6 +21,8 @@ export interface VerifyOptions {
   toleranceSeconds?: number;
   /** Current time in milliseconds; inject it in tests. Default `Date.now`. */
   now?: () => number;
+  /** The request's method and URL, for a scheme that signs them (Twilio, Square); the Receiver passes its own. */
+  request?: SignedRequest | undefined;
 }
 
 export function resolveTolerance(options: VerifyOptions | undefined): number {
