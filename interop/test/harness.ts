@@ -98,11 +98,14 @@ export function describeSender(name: string, sender: SenderUnderTest): void {
 
     it("is handled once through a Receiver: its type routed, a second delivery of it a duplicate", async () => {
       const seen: string[] = [];
-      const receiver = createReceiver({ scheme, secret }).onAny((_event, ctx) => {
+      // Behind a proxy: the app sees an internal address, and `publicUrl` says what the sender called.
+      const publicUrl = request && new URL(request.url).origin;
+      const internal = request && request.url.replace(/^https?:\/\/[^/?]+/, "http://10.0.0.7:3000");
+      const receiver = createReceiver({ scheme, secret, publicUrl }).onAny((_event, ctx) => {
         seen.push(ctx.type);
       });
       const headers = await sender.sign(body, secret, now());
-      const delivery = { rawBody: Buffer.from(body), headers };
+      const delivery = { rawBody: Buffer.from(body), headers, url: internal, method: request?.method };
       expect((await receiver.receive(delivery)).code).toBe("accepted");
       expect((await receiver.receive(delivery)).code).toBe("duplicate");
       expect(seen).toEqual([sender.type]);

@@ -29,6 +29,10 @@ export interface IncomingDelivery {
   headers: HeaderSource;
   /** Where it was sent: what a secret resolver and outcome listeners are told. */
   target?: RequestTarget | undefined;
+  /** The URL it was sent to (absolute, or its path and query), for a scheme that signs it (Twilio, Square). */
+  url?: string | undefined;
+  /** The request's method, for a scheme that signs it. Default `POST`. */
+  method?: string | undefined;
 }
 
 /**
@@ -63,6 +67,11 @@ export interface IncomingRequest {
   readBody(limits: Required<BodyLimits>): Uint8Array | Promise<Uint8Array>;
   /** Where the request was sent; asked only when a secret resolver or an outcome listener needs it. */
   target?: TargetSource | undefined;
+  /**
+   * The URL the request came to, absolute (`https://host/path?query`) or its path and query (the `Host` header then
+   * names the host); asked only for a scheme that signs it or answers a handshake.
+   */
+  url?: (() => string | undefined) | undefined;
   /** A slot taken with `receiver.admit()` before the framework read the body; `handle` then takes none of its own. */
   slot?: DeliverySlot | undefined;
 }

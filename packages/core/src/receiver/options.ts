@@ -12,6 +12,7 @@ import { type DeliveryStore, requireOrderedStore } from "../store/delivery-store
 import { MemoryStore } from "../store/memory-store";
 import { resolveTolerance, type VerifyOptions } from "../verification/tolerance";
 import { type EventOrder, orderWaitMs } from "./order";
+import { checkedPublicUrl, type RequestUrlOptions } from "./request-url";
 import type { StandardSchemaV1 } from "./standard-schema";
 
 /** A Standard Schema validator per event type; a payload that fails its schema is refused with 400. */
@@ -34,7 +35,7 @@ export type EventSchemas<Events extends EventMap> = {
  * export const receiver = createReceiver(receiverOptions(process.env));
  * ```
  */
-export interface ReceiverOptions<Events extends EventMap> extends VerifyOptions {
+export interface ReceiverOptions<Events extends EventMap> extends Omit<VerifyOptions, "request">, RequestUrlOptions {
   /**
    * The endpoint secret, or several while rotating it (`{ value, notAfter }` retires one on schedule); or a function
    * that finds the secret(s) and an endpoint label per request, e.g. from a database.
@@ -173,6 +174,9 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
     typeOf: options.typeOf,
     idOf: options.idOf,
     schemes,
+    // Only a scheme that signs the request's URL or answers a handshake has its URL rebuilt.
+    readsRequest: schemes.some((scheme) => scheme.readsRequest === true || scheme.handshake !== undefined),
+    requestUrl: { publicUrl: checkedPublicUrl(options.publicUrl), trustProxy: options.trustProxy === true },
     leaseMs,
     handlerTimeoutMs,
     doneTtlMs,

@@ -19,6 +19,7 @@ import { type DeliveryOutcome, type OutcomeListener, preciseNow } from "./outcom
 import { isAnswer, type ReceiverParts } from "./pipeline";
 import { readBody } from "./read-body";
 import { Reporter } from "./reporter";
+import { signedRequestFrom } from "./request-url";
 import { runHandlers } from "./run-step";
 import { startTrace, type Trace } from "./trace";
 import { readSigned, verifySignature } from "./verify-step";
@@ -108,8 +109,8 @@ export class Receiver<Events extends EventMap = MessageEvents> {
   }
 
   /** Verifies, parses, validates, deduplicates and dispatches one delivery whose body is already read. Never throws. */
-  receive({ rawBody, headers, target }: IncomingDelivery): Promise<ReceiveResult> {
-    return this.handle({ headers, readBody: () => rawBody, target: target && (() => target) });
+  receive({ rawBody, headers, target, url, method }: IncomingDelivery): Promise<ReceiveResult> {
+    return this.handle({ method, headers, readBody: () => rawBody, target: target && (() => target), url: () => url });
   }
 
   /** Checks the method, reads the body through the adapter, then handles the delivery as `receive` does. Never throws. */
@@ -180,14 +181,15 @@ export class Receiver<Events extends EventMap = MessageEvents> {
     const reading = readBody(parts, request, this.#bodyLimits);
     const rawBody = isPromiseLike(reading) ? await reading : reading;
     if (isAnswer(rawBody)) return rawBody;
-    const signedBy = readSigned(parts, parts.options.schemes, rawBody, headers);
+    const signedRequest = parts.options.readsRequest ? signedRequestFrom(parts, request) : undefined;
+    const signedBy = readSigned(parts, parts.options.schemes, rawBody, headers, signedRequest);
     if (isAnswer(signedBy)) return signedBy;
     // Only now, after the cheap checks, is the resolver asked (it may query a database).
     const finding = this.#configured ?? (this.#lookup as EndpointLookup).find(request, trace);
     const found = isPromiseLike(finding) ? await finding : finding;
     if (isAnswer(found)) return found;
     if (trace) trace.endpoint = found.endpoint;
-    const verifying = verifySignature(parts, signedBy, rawBody, found, headers, trace);
+    const verifying = verifySignature(parts, signedBy, rawBody, found, headers, signedRequest, trace);
     const verified = isPromiseLike(verifying) ? await verifying : verifying;
     if (isAnswer(verified)) return verified;
     const read = readEvent(parts, verified, rawBody, headers);

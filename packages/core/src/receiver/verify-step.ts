@@ -6,6 +6,7 @@ import { readDelivery, type SchemeDelivery } from "../schemes/receive";
 import type { Scheme } from "../schemes/scheme";
 import { requirePayloadBytes } from "../verification/payload";
 import type { VerifiedDelivery } from "../verification/signed-delivery";
+import type { SignedRequest } from "../verification/signed-request";
 import { matchSignature } from "../verification/verify-async";
 import { isAnswer, type ReceiverParts, type Step } from "./pipeline";
 import { retiredSecretIndex } from "./retired-secret";
@@ -35,6 +36,7 @@ export function readSigned(
   schemes: readonly Scheme[],
   body: unknown,
   headers: HeaderSource,
+  request: SignedRequest | undefined,
 ): SchemeDelivery | ReceiveResult {
   try {
     return readDelivery(
@@ -43,6 +45,7 @@ export function readSigned(
       headers,
       options.secrets?.values ?? NO_SECRETS,
       options.verifyOptions.toleranceSeconds,
+      request,
     );
   } catch (error) {
     return reporter.failure(error);
@@ -60,10 +63,13 @@ export function verifySignature(
   body: Uint8Array,
   found: EndpointSecrets,
   headers: HeaderSource,
+  request: SignedRequest | undefined,
   trace: Trace | undefined,
 ): Step<Verified> {
   const signed =
-    found.scheme && found.scheme !== signedBy.scheme ? readSigned(parts, [found.scheme], body, headers) : signedBy;
+    found.scheme && found.scheme !== signedBy.scheme
+      ? readSigned(parts, [found.scheme], body, headers, request)
+      : signedBy;
   if (isAnswer(signed)) return signed;
   const { values, notAfter } = found.secrets;
   const active = notAfter && activeSecrets(values, notAfter, parts.options.nowMs());

@@ -1,6 +1,7 @@
 import { WebhookVerificationError } from "../errors";
 import type { HeaderSource } from "../http/headers";
 import type { SignedDelivery } from "../verification/signed-delivery";
+import type { SignedRequest } from "../verification/signed-request";
 import type { Scheme } from "./scheme";
 
 /** A delivery as read by the scheme whose headers it carries. */
@@ -28,12 +29,13 @@ export function readDelivery(
   headers: HeaderSource,
   secrets: readonly string[],
   toleranceSeconds: number,
+  request?: SignedRequest,
 ): SchemeDelivery {
   let failure: unknown;
   const looked: string[] = [];
   for (const scheme of schemes) {
     try {
-      const signed = scheme.read(payload, headers, secrets, toleranceSeconds) as SchemeDelivery;
+      const signed = scheme.read(payload, headers, secrets, toleranceSeconds, request) as SchemeDelivery;
       signed.scheme = scheme;
       return signed;
     } catch (error) {

@@ -39,6 +39,27 @@ export interface SchemeSignOptions {
 }
 
 /**
+ * A request that is not a POST, as a scheme's `handshake` sees it.
+ *
+ * @example
+ * ```ts
+ * import { answer, type HandshakeRequest } from "@tidings/core/schemes";
+ *
+ * // Echo `?challenge=` back, as Dropbox asks when a webhook URL is registered.
+ * export function echoChallenge({ method, url }: HandshakeRequest) {
+ *   const challenge = method === "GET" && url ? new URL(url).searchParams.get("challenge") : null;
+ *   return challenge === null ? undefined : answer(challenge, "text/plain; charset=utf-8");
+ * }
+ * ```
+ */
+export interface HandshakeRequest {
+  method: string;
+  /** The URL the sender called, rebuilt as for a signed one; undefined when the adapter said nothing of it. */
+  url: string | undefined;
+  headers: HeaderSource;
+}
+
+/**
  * What a scheme says about its sender, for the catalogue (`docs/senders.md` is written from it) and for anyone
  * choosing a scheme: the headers it reads, what is signed, how secrets are written, the replay window, the dedup key.
  *
@@ -105,6 +126,17 @@ export interface Scheme<Events extends EventMap = EventMap> {
   readonly events?: Events;
   /** The scheme's name in `@tidings/core/schemes`, kebab-case: `service-signature`, `standard-webhooks`, `stripe`… */
   readonly name: string;
+  /**
+   * Set when `read` needs the request's method and URL (`request`): the Receiver then rebuilds the URL the sender called
+   * (`publicUrl`, `trustProxy`). Costs the others nothing.
+   */
+  readonly readsRequest?: boolean | undefined;
+  /**
+   * A handshake that comes before any delivery and is not signed as one (Meta's and Dropbox's GET challenges): asked
+   * for every request that is not a POST, before its body is read. An answer ends the request; undefined leaves it to
+   * the next scheme, then `405 method_not_allowed`.
+   */
+  handshake?(request: HandshakeRequest): ReceiveResult | undefined;
   /** What the scheme says about its sender; every scheme of the catalogue has it. */
   readonly about?: SchemeAbout | undefined;
   /** The lower-case name of the header that carries the signature(s). */

@@ -75,6 +75,11 @@ export interface NodeRequestOptions {
   bodyAsSent?: Uint8Array | undefined;
   /** What the framework matched, for a secret resolver. Default: the path of `request.url`, no params. */
   target?: TargetSource | undefined;
+  /**
+   * The path and query the request came to, where the framework's `request.url` is relative to a mount point
+   * (Express's `originalUrl`). Default `request.url`.
+   */
+  url?: string | undefined;
   /** A slot taken with `receiver.admit()` before the framework read the body (Fastify's `onRequest`). */
   slot?: DeliverySlot | undefined;
 }
@@ -110,7 +115,11 @@ function bodyReader(request: NodeRequestLike, headers: NodeRequestLike["headers"
  */
 export function handleNodeRequest<Events extends EventMap>(
   receiver: Receiver<Events>,
-  request: NodeRequestLike & { method?: string | undefined; url?: string | undefined },
+  request: NodeRequestLike & {
+    method?: string | undefined;
+    url?: string | undefined;
+    socket?: object | null | undefined;
+  },
   options: NodeRequestOptions,
 ): Promise<ReceiveResult> {
   const { headers } = request;
@@ -119,8 +128,20 @@ export function handleNodeRequest<Events extends EventMap>(
     headers,
     readBody: bodyReader(request, headers, options),
     target: options.target ?? (() => targetOf(request.url ?? "")),
+    url: () => absoluteUrl(request, options.url ?? request.url),
     slot: options.slot,
   });
+}
+
+/** The request's URL as this server saw it: its protocol (TLS or not), its `Host`, the path and query. */
+function absoluteUrl(
+  request: { socket?: object | null | undefined; headers: NodeRequestLike["headers"] },
+  path: string | undefined,
+) {
+  const host = request.headers.host;
+  if (path === undefined || typeof host !== "string") return path;
+  const encrypted = (request.socket as { encrypted?: boolean } | null | undefined)?.encrypted === true;
+  return `${encrypted ? "https" : "http"}://${host}${path}`;
 }
 
 /**

@@ -34,6 +34,7 @@ export async function handleWebRequest<Events extends EventMap>(
     headers: request.headers,
     readBody: (limits) => readWebBody(request, limits, consumedFix),
     target,
+    url: () => request.url,
   });
   return new Response(result.body, { status: result.status, headers: result.headers });
 }
