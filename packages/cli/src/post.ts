@@ -1,7 +1,7 @@
 import { SIGNATURE_HEADER, sign } from "@tidings/core";
 import type { Scheme } from "@tidings/core/schemes";
 import { readStart } from "./http/read-start";
-import { senderHeaders } from "./schemes";
+import type { SampleDelivery } from "./senders/sample";
 
 export const USER_AGENT = "tidings-cli";
 
@@ -11,7 +11,7 @@ export interface PostResult {
   body: string;
 }
 
-/** POSTs a JSON event under the given `Service-Signature` header value, or the given signature headers. */
+/** POSTs a body under the given `Service-Signature` header value, or the given headers (a scheme's signature and more). */
 export async function postEvent(
   url: string,
   payload: string,
@@ -29,21 +29,13 @@ export async function postEvent(
   return { status: response.status, body: await readStart(response) } satisfies PostResult;
 }
 
-/**
- * POSTs a JSON event with a fresh `Service-Signature` (signed now, over these exact bytes), or signed as `scheme`'s
- * sender does, with the headers it reads the event's `id` (and type) from.
- */
-export function postSignedEvent(
-  url: string,
-  payload: string,
-  secret: string,
-  signal: AbortSignal,
-  scheme?: { scheme: Scheme; id: string },
-) {
-  const signature = scheme
-    ? { ...senderHeaders(scheme.scheme, scheme.id), ...scheme.scheme.sign(payload, secret, { id: scheme.id }) }
-    : sign(payload, secret);
-  return postEvent(url, payload, signature, signal);
+/** A delivery signed as `scheme`'s sender signs it, for `url`, now: the sample's headers with the signature's. */
+export function schemeHeaders(scheme: Scheme, delivery: SampleDelivery, secret: string, url: string, id: string) {
+  return {
+    "content-type": delivery.contentType,
+    ...delivery.headers,
+    ...scheme.sign(delivery.body, secret, { id, url, timestamp: Math.floor(Date.now() / 1000) }),
+  };
 }
 
 /** A short name for why a request got no answer: `ECONNREFUSED`, `timeout`, … */

@@ -1,32 +1,27 @@
-import { github, type Scheme, shopify, slack, standardWebhooks, stripe, svix } from "@tidings/core/schemes";
+import { catalogue, type Scheme } from "@tidings/core/schemes";
+import type { SampleDelivery } from "./senders/sample";
+import { SAMPLES } from "./senders/samples";
 
-/** The senders `--scheme` names; `service-signature` (the default) keeps the service's own probes and output. */
-export const SCHEMES: Readonly<Record<string, () => Scheme>> = {
-  "standard-webhooks": standardWebhooks,
-  svix,
-  stripe,
-  github,
-  shopify,
-  slack,
-};
+/** The senders `--scheme` names, from core's catalogue; `service-signature` keeps the service's own probes and output. */
+export const SCHEMES: ReadonlyMap<string, Scheme> = new Map(
+  catalogue()
+    .filter((scheme) => scheme.name !== "service-signature")
+    .map((scheme) => [scheme.name, scheme]),
+);
 
-export const SCHEME_NAMES = ["service-signature", ...Object.keys(SCHEMES)] as const;
+export const SCHEME_NAMES = ["service-signature", ...SCHEMES.keys()] as const;
 
 /** The scheme named, or undefined for the service's own. */
 export function schemeNamed(name: string | undefined): Scheme | undefined {
-  return name === undefined || name === "service-signature" ? undefined : SCHEMES[name]?.();
+  return name === undefined || name === "service-signature" ? undefined : SCHEMES.get(name);
 }
 
-/** The headers a sender sends besides the signature: what the scheme reads the event's id and type from. */
-export function senderHeaders(scheme: Scheme, id: string): Record<string, string> {
-  if (scheme.name === "github") return { "x-github-event": "issues", "x-github-delivery": id };
-  if (scheme.name === "shopify") return { "x-shopify-topic": "orders/create", "x-shopify-webhook-id": id };
-  return {};
-}
+/** Whether the scheme signs a time, so that an old delivery must be refused: as its catalogue entry says. */
+export const signsTime = (scheme: Scheme): boolean => !/^none\b/i.test(scheme.about?.replay ?? "");
 
-/** A JSON body the scheme's receivers accept as an event: Slack's carries its event in an `event_callback`. */
-export function senderBody(scheme: Scheme, event: { id: string; type: string } & Record<string, unknown>): object {
-  if (scheme.name === "slack") return { type: "event_callback", event_id: event.id, event };
-  if (scheme.name === "github") return { action: "opened", ...event };
-  return event;
+/** A delivery shaped as the scheme's sender shapes it, with `id` as its dedup id, signed at `now`. */
+export function sampleDelivery(scheme: Scheme, id: string, now: number): SampleDelivery {
+  const sample = SAMPLES[scheme.name];
+  if (!sample) throw new Error(`No sample delivery for the ${scheme.name} scheme`);
+  return sample(id, now);
 }

@@ -1,5 +1,8 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createReceiver, type DeliveryContext } from "@tidings/core";
 import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
 import { github, type Scheme, shopify, slack, standardWebhooks, stripe, svix } from "@tidings/core/schemes";
@@ -41,18 +44,7 @@ async function serve(
 }
 
 async function check(url: string, scheme: Scheme, secret: string) {
-  const run = await runCli([
-    "check",
-    "--url",
-    url,
-    "--secret",
-    secret,
-    "--scheme",
-    scheme.name,
-    "--json",
-    "--size",
-    "2000",
-  ]);
+  const run = await runCli(["check", url, "--secret", secret, "--scheme", scheme.name, "--json", "--size", "2000"]);
   return { code: run.code, report: JSON.parse(run.stdout) as CheckReport };
 }
 
@@ -100,17 +92,51 @@ describe.each(CASES.map(([scheme, secret]) => ({ name: scheme.name, scheme, secr
   },
 );
 
-it("send --scheme delivers events a receiver of that scheme accepts", async () => {
-  const seen: string[] = [];
-  const receiver = createReceiver({ scheme: github(), secret: "s", logger: { error() {} } }).onAny(
-    (_event, context) => {
-      seen.push(context.type);
-    },
-  );
+/** A Tidings receiver of `scheme` on loopback, and the events it handled. */
+async function receiverOf(scheme: Scheme, secret: string) {
+  const seen: { type: string; event: unknown }[] = [];
+  const receiver = createReceiver({ scheme, secret, logger: { error() {} } }).onAny((event, context) => {
+    seen.push({ type: context.type, event });
+  });
   const url = await serve((request, response) => {
     handleNodeRequest(receiver, request, { consumedFix: "n/a" }).then((result) => writeNodeResponse(response, result));
   });
+  return { url, seen };
+}
+
+it("send --scheme github sends issues events shaped as GitHub's, which a GitHub receiver routes and reads", async () => {
+  const { url, seen } = await receiverOf(github(), "s");
   const run = await runCli(["send", "--url", url, "--secret", "s", "--scheme", "github", "-n", "2"]);
   expect(run.code).toBe(0);
-  expect(seen).toEqual(["issues.opened", "issues.opened"]);
+  expect(seen.map(({ type }) => type)).toEqual(["issues.opened", "issues.opened"]);
+  expect(seen[0]?.event).toMatchObject({ action: "opened", issue: { title: expect.any(String) }, repository: {} });
+});
+
+it("send --scheme stripe sends a Stripe event: `object: event`, its object under data", async () => {
+  const { url, seen } = await receiverOf(stripe(), "whsec_stripe_cli");
+  expect((await runCli(["send", "-u", url, "-s", "whsec_stripe_cli", "--scheme", "stripe"])).code).toBe(0);
+  expect(seen[0]).toMatchObject({
+    type: "invoice.paid",
+    event: { object: "event", data: { object: { object: "invoice" } } },
+  });
+});
+
+it("send --payload FILE sends the file's bytes, signed as the scheme's sender signs", async () => {
+  const { url, seen } = await receiverOf(stripe(), "whsec_stripe_cli");
+  const file = join(mkdtempSync(join(tmpdir(), "tidings-payload-")), "event.json");
+  const event = { id: "evt_from_file", object: "event", type: "customer.created", data: { object: { id: "cus_1" } } };
+  writeFileSync(file, JSON.stringify(event));
+  const run = await runCli(["send", "-u", url, "-s", "whsec_stripe_cli", "--scheme", "stripe", "--payload", file]);
+  expect(run.code).toBe(0);
+  expect(seen).toEqual([{ type: "customer.created", event }]);
+  const missing = await runCli(["send", "-u", url, "-s", "x", "--payload", join(file, "nope")]);
+  expect([missing.code, missing.stderr]).toEqual([1, expect.stringContaining("--payload")]);
+});
+
+it("check takes the URL as an argument or --url, and says so when given neither", async () => {
+  const { url } = await receiverOf(stripe(), "whsec_stripe_cli");
+  const flag = await runCli(["check", "--url", url, "-s", "whsec_stripe_cli", "--scheme", "stripe", "--size", "2000"]);
+  expect(flag.code).toBe(0);
+  const neither = await runCli(["check", "-s", "whsec_stripe_cli"]);
+  expect([neither.code, neither.stderr]).toEqual([1, expect.stringContaining("URL")]);
 });

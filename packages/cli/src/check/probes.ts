@@ -15,6 +15,8 @@ export interface ProbeContext {
   now: number;
   /** The size of the large-body probe, in bytes. */
   sizeBytes: number;
+  /** The receiver's URL, which URL-signing senders sign. */
+  url: string;
 }
 
 export interface Probe {

@@ -1,6 +1,6 @@
 import { readStart } from "../http/read-start";
 import { errorCodeOf, networkErrorName, USER_AGENT } from "../post";
-import { schemeNamed } from "../schemes";
+import { schemeNamed, signsTime } from "../schemes";
 import { createProbes, type Expectation, type Probe, type ProbeContext, type ProbeRequest } from "./probes";
 import { createSchemeProbes } from "./scheme-probes";
 
@@ -180,10 +180,10 @@ async function runProbe(probe: Probe, context: ProbeContext, options: CheckOptio
 export async function runCheck(options: CheckOptions): Promise<CheckReport> {
   const results: ProbeResult[] = [];
   const scheme = schemeNamed(options.scheme);
-  // Slack, Stripe and Standard Webhooks sign a time; GitHub and Shopify do not.
-  const probes = scheme ? createSchemeProbes(scheme, !["github", "shopify"].includes(scheme.name)) : createProbes();
+  const probes = scheme ? createSchemeProbes(scheme, signsTime(scheme)) : createProbes();
   for (const probe of probes) {
-    const context = { secret: options.secret, now: Math.floor(Date.now() / 1000), sizeBytes: options.sizeBytes };
+    const now = Math.floor(Date.now() / 1000);
+    const context = { secret: options.secret, now, sizeBytes: options.sizeBytes, url: options.url };
     results.push(await runProbe(probe, context, options));
   }
   return { url: options.url, pass: results.every((result) => result.pass), warnMs: options.warnMs, results };

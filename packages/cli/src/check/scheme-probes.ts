@@ -1,6 +1,6 @@
 import type { Scheme } from "@tidings/core/schemes";
-import { buildEvent } from "../events";
-import { senderBody, senderHeaders } from "../schemes";
+import { randomId } from "../ids";
+import { sampleDelivery } from "../schemes";
 import type { Probe, ProbeContext, ProbeRequest } from "./probes";
 
 const OUTSIDE_WINDOW_S = 6 * 60;
@@ -15,19 +15,17 @@ interface Signing {
   omitSignature?: boolean;
 }
 
-/** A fresh event in the scheme's format, signed its way (with its id and type headers), then changed as asked. */
+/** A fresh delivery shaped as the scheme's sender shapes it, signed its way, then changed as asked. */
 function delivery(scheme: Scheme, context: ProbeContext, signing: Signing = {}): ProbeRequest {
-  const event = buildEvent("message.delivered", {});
-  const body = signing.body ?? encoder.encode(JSON.stringify(senderBody(scheme, event)));
+  const id = randomId("evt_");
+  const sample = sampleDelivery(scheme, id, context.now);
+  const body = signing.body ?? encoder.encode(sample.body);
   const signed = scheme.sign(body, signing.secret ?? context.secret, {
     timestamp: signing.timestamp ?? context.now,
-    id: event.id,
+    id,
+    url: context.url,
   });
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    ...senderHeaders(scheme, event.id),
-    ...signed,
-  };
+  const headers: Record<string, string> = { "content-type": sample.contentType, ...sample.headers, ...signed };
   const valid = signed[scheme.signatureHeader] as string;
   if (signing.omitSignature) delete headers[scheme.signatureHeader];
   else if (signing.signature) headers[scheme.signatureHeader] = signing.signature(valid);
@@ -64,8 +62,8 @@ export function createSchemeProbes(scheme: Scheme, timed: boolean): Probe[] {
       hint: "A body that does not match its signature was accepted: verify the HMAC over the raw body.",
       request: (context) => {
         const signed = delivery(scheme, context);
-        const text = new TextDecoder().decode(signed.body).replace('"delivered"', '"failed"');
-        return { ...signed, body: encoder.encode(text) };
+        // A trailing space: still JSON (or a form) the receiver could parse, no longer the bytes signed.
+        return { ...signed, body: encoder.encode(`${new TextDecoder().decode(signed.body)} `) };
       },
     },
     {

@@ -1,12 +1,12 @@
 import { type Command, Option } from "commander";
 import { formatReport } from "../check/report";
 import { runCheck } from "../check/run-check";
-import { CliExit, type Io } from "../io";
+import { CliError, CliExit, type Io } from "../io";
 import { SCHEME_NAMES } from "../schemes";
 import { httpUrl, integer, nonEmpty } from "./parsers";
 
 interface CheckCommandOptions {
-  url: string;
+  url?: string;
   secret: string;
   json?: boolean;
   size: number;
@@ -19,7 +19,8 @@ export function registerCheck(program: Command, io: Io): void {
   program
     .command("check")
     .description("Probe a webhook receiver with signed deliveries, valid and not, and print a report card.")
-    .addOption(new Option("-u, --url <url>", "webhook URL to probe").makeOptionMandatory().argParser(httpUrl))
+    .argument("[url]", "webhook URL to probe (or --url)", httpUrl)
+    .addOption(new Option("-u, --url <url>", "webhook URL to probe").argParser(httpUrl))
     .addOption(
       new Option("-s, --secret <secret>", "the receiver's endpoint secret")
         .env("TIDINGS_SECRET")
@@ -37,11 +38,13 @@ export function registerCheck(program: Command, io: Io): void {
     .option("--timeout <ms>", "a probe with no answer after this long has failed", integer(1), 30_000)
     .addHelpText(
       "after",
-      '\nExit code 0 when every probe passed, 1 otherwise.\n\nExample:\n  tidings check --url http://localhost:3000/webhooks --secret "$SECRET"',
+      '\nExit code 0 when every probe passed, 1 otherwise.\n\nExamples:\n  tidings check http://localhost:3000/webhooks --secret "$SECRET"\n  tidings check http://localhost:3000/webhooks/github --scheme github --secret "$GITHUB_WEBHOOK_SECRET"',
     )
-    .action(async (options: CheckCommandOptions) => {
+    .action(async (argument: string | undefined, options: CheckCommandOptions) => {
+      const url = argument ?? options.url;
+      if (url === undefined) throw new CliError("give the webhook URL, as an argument or with --url");
       const report = await runCheck({
-        url: options.url,
+        url,
         secret: options.secret,
         sizeBytes: options.size,
         warnMs: options.timeoutWarn,

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { InvalidArgumentError } from "commander";
 
 /** commander `argParser`s: a bad value becomes commander's one-line "option … argument … is invalid" error. */
@@ -69,4 +70,15 @@ export function wholeRange(value: string): [number, number] {
     throw new InvalidArgumentError("Expected MIN-MAX in whole milliseconds, MIN ≤ MAX (e.g. 0-500).");
   }
   return [min, max];
+}
+
+/** A file's text, read when the option is parsed: a missing file is the option's error, before anything is sent. */
+export function fileText(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new InvalidArgumentError(
+      `Cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`,
+    );
+  }
 }

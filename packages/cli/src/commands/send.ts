@@ -5,7 +5,7 @@ import { SCHEME_NAMES, schemeNamed } from "../schemes";
 import { runDeliveries } from "../send/deliveries";
 import { createProgress } from "../send/progress";
 import { formatResult, formatSummary, isOk, summarize } from "../send/stats";
-import { httpUrl, integer, jsonObject, nonEmpty } from "./parsers";
+import { fileText, httpUrl, integer, jsonObject, nonEmpty } from "./parsers";
 
 /** Above this many deliveries a progress bar replaces the per-delivery lines when stderr is a terminal. */
 export const PROGRESS_THRESHOLD = 20;
@@ -21,6 +21,7 @@ interface SendOptions {
   progress?: boolean;
   verbose?: boolean;
   scheme: string;
+  payload?: string;
 }
 
 async function send(options: SendOptions, io: Io): Promise<void> {
@@ -35,6 +36,7 @@ async function send(options: SendOptions, io: Io): Promise<void> {
     timeoutMs: options.timeout,
     makeEvent: () => buildEvent(options.type, options.data),
     scheme: schemeNamed(options.scheme),
+    payload: options.payload,
     onResult: (result) => {
       progress?.tick();
       if (printLines) io.stdout.write(`${formatResult(result, options.count)}\n`);
@@ -69,6 +71,11 @@ export function registerSend(program: Command, io: Io): void {
         .default("service-signature"),
     )
     .option("--data <json>", "JSON object merged into the event's data (may override id, status, channel)", jsonObject)
+    .option(
+      "--payload <file>",
+      "send this file's bytes as the body, signed as --scheme's sender signs (in place of --type and --data)",
+      fileText,
+    )
     .option("-n, --count <n>", "number of events to send", integer(1), 1)
     .option("-c, --concurrency <n>", "deliveries in flight at once", integer(1), 1)
     .option("--timeout <ms>", "give up on one delivery after this long", integer(1), 10_000)

@@ -1,6 +1,8 @@
+import { sign } from "@tidings/core";
 import type { Scheme } from "@tidings/core/schemes";
-import { errorCodeOf, networkErrorName, postSignedEvent } from "../post";
-import { senderBody } from "../schemes";
+import { randomId } from "../ids";
+import { errorCodeOf, networkErrorName, postEvent, schemeHeaders } from "../post";
+import { sampleDelivery } from "../schemes";
 
 /** One delivery: `status` when the receiver answered, `error` when it could not be reached in time. */
 export interface DeliveryResult {
@@ -20,24 +22,34 @@ export interface DeliveriesOptions {
   concurrency: number;
   timeoutMs: number;
   makeEvent: () => { id: string; type: string };
-  /** Sign as this sender does (`--scheme`); the service's way by default. */
+  /** Sign as this sender does (`--scheme`), with a delivery shaped as its own; the service's way by default. */
   scheme?: Scheme | undefined;
+  /** A body to send as is (`--payload FILE`), in place of a made-up event. */
+  payload?: string | undefined;
   onResult: (result: DeliveryResult) => void;
 }
 
+/** The body and headers of one delivery: the sender's sample (or `--payload`), signed its way. */
+function signedDelivery({ scheme, payload, secret, url, makeEvent }: DeliveriesOptions) {
+  if (!scheme) {
+    const event = payload === undefined ? makeEvent() : undefined;
+    const body = payload ?? JSON.stringify(event);
+    return { id: event?.id ?? randomId("evt_"), body, headers: sign(body, secret) };
+  }
+  const id = randomId("evt_");
+  const sample = sampleDelivery(scheme, id, Math.floor(Date.now() / 1000));
+  // A payload of one's own goes with the sender's headers and content type (a form for Twilio).
+  const delivery = payload === undefined ? sample : { ...sample, body: payload };
+  return { id, body: delivery.body, headers: schemeHeaders(scheme, delivery, secret, url, id) };
+}
+
 async function deliverOne(index: number, options: DeliveriesOptions): Promise<DeliveryResult> {
-  const event = options.makeEvent();
+  const event = signedDelivery(options);
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   try {
-    const { scheme } = options;
-    const { status, body } = await postSignedEvent(
-      options.url,
-      JSON.stringify(scheme ? senderBody(scheme, event) : event),
-      options.secret,
-      AbortSignal.timeout(options.timeoutMs),
-      scheme && { scheme, id: event.id },
-    );
+    const signal = AbortSignal.timeout(options.timeoutMs);
+    const { status, body } = await postEvent(options.url, event.body, event.headers, signal);
     const code = status >= 200 && status < 300 ? undefined : errorCodeOf(body);
     return { index, eventId: event.id, ms: elapsed(), status, ...(code ? { code } : {}) };
   } catch (error) {
