@@ -7,7 +7,19 @@ import { UTF8_SECRET } from "./secret-kind";
 import type { Matchers, SecretFormat, SignatureMatch, SignedContent } from "./signed-content";
 import { signedBytes } from "./web-crypto";
 
-/** The hash functions senders use for their HMACs. */
+/**
+ * The hash functions senders use for their HMACs.
+ *
+ * @example
+ * ```ts
+ * import { type HmacAlgorithm, hmacMatchers } from "@tidings/core/schemes";
+ *
+ * // One set of matchers per hash, made once at module level.
+ * export const MATCHERS = Object.fromEntries(
+ *   (["sha1", "sha512"] as const).map((algorithm: HmacAlgorithm) => [algorithm, hmacMatchers(algorithm)]),
+ * );
+ * ```
+ */
 export type HmacAlgorithm = "sha1" | "sha256" | "sha512";
 
 const WEB_NAMES = { sha1: "SHA-1", sha256: "SHA-256", sha512: "SHA-512" } as const;

@@ -1,4 +1,19 @@
-/** What the sender's MAC covers, and the signatures it claims: a scheme's prefix followed by the raw body bytes. */
+/**
+ * What the sender's MAC covers, and the signatures it claims: a scheme's prefix followed by the raw body bytes.
+ *
+ * @example
+ * ```ts
+ * import type { SignedContent } from "@tidings/core/schemes";
+ *
+ * // Stripe's: `<t>.` then the body; the `v1` values of its header, hex.
+ * export const stripeContent = (t: string, body: Uint8Array, v1: string[]): SignedContent => ({
+ *   prefix: `${t}.`,
+ *   payload: body,
+ *   signatures: v1,
+ *   label: "v1",
+ * });
+ * ```
+ */
 export interface SignedContent {
   /** What precedes the body in the signed bytes: the service's `t` digits and a dot, Standard Webhooks' `id.t.`… */
   prefix: string;
@@ -19,6 +34,18 @@ export interface SignedContent {
  * A way of writing secrets that is not their UTF-8 bytes (Standard Webhooks' `whsec_<base64>`), or that a sender fixes
  * (Stripe's `whsec_…`), with the keys made from it cached per secret, one cache per format: one string may be a key in
  * two formats.
+ *
+ * @example
+ * ```ts
+ * import type { SecretFormat } from "@tidings/core/schemes";
+ *
+ * // A sender that hands out its HMAC key as hex (Adyen does): the key is the decoded bytes.
+ * export const HEX_KEY: SecretFormat = {
+ *   keyBytes: (secret) => (/^(?:[0-9a-fA-F]{2})+$/.test(secret) ? Uint8Array.from(Buffer.from(secret, "hex")) : undefined),
+ *   nodeKeys: new Map(),
+ *   webKeys: new Map(),
+ * };
+ * ```
  */
 export interface SecretFormat {
   /** The HMAC key's bytes; undefined for a secret not written this way, which then verifies nothing here. */
@@ -27,7 +54,21 @@ export interface SecretFormat {
   webKeys: Map<string, Promise<CryptoKey> | null>;
 }
 
-/** The first secret (in order) under which a signature matched, and that signature. */
+/**
+ * The first secret (in order) under which a signature matched, and that signature.
+ *
+ * @example
+ * ```ts
+ * import * as crypto from "node:crypto";
+ * import { hmacMatchers, type SignatureMatch } from "@tidings/core/schemes";
+ *
+ * const body = new TextEncoder().encode("{}");
+ * const signature = crypto.createHmac("sha1", "new").update(body).digest("hex");
+ * const content = { prefix: "", payload: body, signatures: [signature] };
+ * const match: SignatureMatch | undefined = hmacMatchers("sha1").node(crypto, content, ["old", "new"]);
+ * console.log(match?.secretIndex); // 1
+ * ```
+ */
 export interface SignatureMatch {
   secretIndex: number;
   signature: string;
@@ -38,7 +79,29 @@ export type SignatureMatcher = (
   secrets: readonly string[],
 ) => SignatureMatch | undefined | Promise<SignatureMatch | undefined>;
 
-/** A scheme's matchers for node:crypto and for Web Crypto; which one runs is chosen by what the runtime has. */
+/**
+ * A scheme's matchers for node:crypto and for Web Crypto; which one runs is chosen by what the runtime has.
+ *
+ * @example
+ * ```ts
+ * import type { Matchers } from "@tidings/core/schemes";
+ *
+ * // A shared token sent as is (no signature): compared with each secret, in constant time. Proves less than an HMAC.
+ * const same = (a: string, b: string) => {
+ *   let difference = a.length ^ b.length;
+ *   for (let i = 0; i < Math.min(a.length, b.length); i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+ *   return difference === 0;
+ * };
+ * const match = (signatures: readonly string[], secrets: readonly string[]) => {
+ *   const index = secrets.findIndex((secret) => signatures.some((token) => same(token, secret)));
+ *   return index === -1 ? undefined : { secretIndex: index, signature: signatures[0] as string };
+ * };
+ * export const tokenMatchers: Matchers = {
+ *   node: (_crypto, content, secrets) => match(content.signatures, secrets),
+ *   web: async (content, secrets) => match(content.signatures, secrets),
+ * };
+ * ```
+ */
 export interface Matchers {
   node(
     crypto: typeof import("node:crypto"),

@@ -12,6 +12,7 @@ export { malformed, noSignature, requiredHeader, timestampOf } from "../schemes/
 export type {
   EventsByType,
   GitHubEvents,
+  HandshakeRequest,
   Scheme,
   SchemeAbout,
   SchemeSignOptions,
@@ -20,6 +21,7 @@ export type {
 } from "../schemes/scheme";
 export { serviceSignature } from "../schemes/service-signature";
 export { shopify } from "../schemes/shopify";
+export { signingBytes, signingTime } from "../schemes/sign-helpers";
 export { slack } from "../schemes/slack";
 export { standardWebhooks, svix } from "../schemes/standard-webhooks";
 export { stripe } from "../schemes/stripe";

@@ -28,12 +28,31 @@ export const JOB_OUTCOMES = /* @__PURE__ */ Object.freeze({
   invalid_job: "fail",
 } as const);
 
-/** Every code a run of a job is reported with (`onOutcome`). */
+/**
+ * Every code a run of a job is reported with (`onOutcome`).
+ *
+ * @example
+ * ```ts
+ * import type { JobOutcomeCode } from "@tidings/core/dispatch";
+ *
+ * // Runs counted by outcome, for a dashboard.
+ * export const runs = new Map<JobOutcomeCode, number>();
+ * export const count = (code: JobOutcomeCode) => runs.set(code, (runs.get(code) ?? 0) + 1);
+ * ```
+ */
 export type JobOutcomeCode = keyof typeof JOB_OUTCOMES;
 
 /**
  * What one run of a job came to, besides a failure (a rejection): the engine completes the job, except a `deferred`
  * one, which it puts back for later without counting an attempt.
+ *
+ * @example
+ * ```ts
+ * import type { JobRunResult } from "@tidings/core/dispatch";
+ *
+ * // What an engine package does with a run's result.
+ * export const engineAction = (result: JobRunResult) => (result === "deferred" ? "move to delayed" : "complete");
+ * ```
  */
 export type JobRunResult = {
   [Code in JobOutcomeCode]: (typeof JOB_OUTCOMES)[Code] extends "fail" ? never : Code;

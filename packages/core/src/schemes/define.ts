@@ -12,6 +12,28 @@ import type { Scheme } from "./scheme";
 /**
  * A scheme's parts; `defineScheme` adds the standalone `verify` and `verifyAsync`, which share the Receiver's chain.
  * Without `secretKind`, the scheme takes any secret but an ed25519 key, as UTF-8 HMAC key bytes.
+ *
+ * @example
+ * ```ts
+ * import { defineScheme, requiredHeader, type SchemeParts } from "@tidings/core/schemes";
+ *
+ * // Two senders that sign alike and differ only in their header: one set of parts, two schemes.
+ * const partsFor = (header: string): SchemeParts => ({
+ *   name: header.slice(2),
+ *   signatureHeader: header,
+ *   read: (payload, headers, secrets, toleranceSeconds) => ({
+ *     content: { prefix: "", payload, signatures: [requiredHeader(headers, header, header)] },
+ *     secrets,
+ *     timestamp: undefined,
+ *     toleranceSeconds,
+ *   }),
+ *   typeOf: (event) => (typeof event.type === "string" ? event.type : undefined),
+ *   idOf: (event) => (typeof event.id === "string" ? event.id : undefined),
+ *   sign: () => ({}),
+ * });
+ *
+ * export const [first, second] = ["x-first-signature", "x-second-signature"].map((header) => defineScheme(partsFor(header)));
+ * ```
  */
 export type SchemeParts = Omit<Scheme, "verify" | "verifyAsync" | "secretKind"> & {
   secretKind?: Scheme["secretKind"];
@@ -35,6 +57,37 @@ function refuseUnusableSecret(scheme: Scheme, secret: Secret, error: unknown): n
   throw error;
 }
 
+/**
+ * Makes a scheme from its parts, as every scheme of the catalogue is made: the Receiver, every adapter, the stores and
+ * the queues then work with it as with any other, and it is a standalone `verify`/`verifyAsync` too. See the core
+ * README, "Writing a scheme".
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { defineScheme, requiredHeader, signingBytes } from "@tidings/core/schemes";
+ * import { createHmac } from "node:crypto";
+ *
+ * // A sender that signs the body alone: `X-Acme-Signature: <hex HMAC-SHA256 of the body>`, no timestamp.
+ * export const acme = defineScheme({
+ *   name: "acme",
+ *   signatureHeader: "x-acme-signature",
+ *   read: (payload, headers, secrets, toleranceSeconds) => ({
+ *     content: { prefix: "", payload, signatures: [requiredHeader(headers, "x-acme-signature", "X-Acme-Signature")] },
+ *     secrets,
+ *     timestamp: undefined,
+ *     toleranceSeconds,
+ *   }),
+ *   typeOf: (event) => (typeof event.type === "string" ? event.type : undefined),
+ *   idOf: (event) => (typeof event.id === "string" ? event.id : undefined),
+ *   sign: (payload, secret) => ({
+ *     "x-acme-signature": createHmac("sha256", secret).update(signingBytes(payload, secret)).digest("hex"),
+ *   }),
+ * });
+ *
+ * export const receiver = createReceiver({ scheme: acme, secret: process.env.ACME_WEBHOOK_SECRET! });
+ * ```
+ */
 export function defineScheme(parts: SchemeParts): Scheme {
   const scheme: Scheme = {
     ...parts,

@@ -3,10 +3,39 @@ import { type HeaderSource, headerValue } from "../http/headers";
 import { MAX_SIGNATURE_HEADER_LENGTH } from "../verification/constants";
 import { isTimestampText } from "../verification/formats";
 
+/**
+ * The error for a header that is there but cannot be read (400 `malformed_header`), naming the rule it breaks.
+ *
+ * @example
+ * ```ts
+ * import { malformed } from "@tidings/core/schemes";
+ *
+ * // In a scheme's `read`: a timestamp header that is not a number of seconds.
+ * export function seconds(text: string): number {
+ *   if (!/^\d{1,15}$/.test(text)) throw malformed("X-Acme-Timestamp", "not 1 to 15 digits");
+ *   return Number(text);
+ * }
+ * ```
+ */
 export function malformed(header: string, rule: string): WebhookVerificationError {
   return new WebhookVerificationError("malformed_header", `Malformed ${header} header: ${rule}.`);
 }
 
+/**
+ * The error for a signature header that holds no signature this scheme can check (400 `no_supported_signature`), such
+ * as only an algorithm it does not know.
+ *
+ * @example
+ * ```ts
+ * import { noSignature } from "@tidings/core/schemes";
+ *
+ * // In a scheme's `read`: `X-Acme-Signature: sha256=<hex>` is the only form Acme sends.
+ * export function hexOf(value: string): string {
+ *   if (!value.startsWith("sha256=")) throw noSignature("X-Acme-Signature", "sha256=<hex>");
+ *   return value.slice(7);
+ * }
+ * ```
+ */
 export function noSignature(header: string, what: string): WebhookVerificationError {
   return new WebhookVerificationError("no_supported_signature", `The ${header} header has no ${what}.`);
 }
@@ -14,6 +43,15 @@ export function noSignature(header: string, what: string): WebhookVerificationEr
 /**
  * A header the scheme needs, trimmed: `missing_header` when absent or blank, `malformed_header` past 8 KiB (before any
  * other work). `name` is lower-case; `display` is how the sender spells it, for the message.
+ *
+ * @example
+ * ```ts
+ * import { requiredHeader } from "@tidings/core/schemes";
+ *
+ * // Works with a Fetch `Headers`, a Node headers object, or a plain record.
+ * const signature = requiredHeader(new Headers({ "X-Acme-Signature": "sha256=00" }), "x-acme-signature", "X-Acme-Signature");
+ * console.log(signature); // "sha256=00"
+ * ```
  */
 export function requiredHeader(headers: HeaderSource, name: string, display: string): string {
   return requiredValue(headerValue(headers, name), display);
@@ -36,7 +74,16 @@ export function requiredValue(value: string | undefined, display: string): strin
   return text;
 }
 
-/** The seconds a timestamp header's text (1 to 15 digits) says; malformed otherwise. */
+/**
+ * The seconds a timestamp header's text (1 to 15 digits) says; `malformed_header` otherwise.
+ *
+ * @example
+ * ```ts
+ * import { timestampOf } from "@tidings/core/schemes";
+ *
+ * console.log(timestampOf("1764324000", "X-Acme-Timestamp")); // 1764324000
+ * ```
+ */
 export function timestampOf(text: string, display: string): number {
   if (!isTimestampText(text)) throw malformed(display, "not 1 to 15 digits");
   return Number(text);

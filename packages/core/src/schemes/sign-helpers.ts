@@ -4,7 +4,19 @@ import { UTF8_SECRET } from "../crypto/secret-kind";
 import type { SecretFormat } from "../crypto/signed-content";
 import { payloadBytes, type RawPayload } from "../verification/payload";
 
-/** The payload's bytes for `sign`; TypeError for anything else, and for an empty secret. */
+/**
+ * The payload's bytes, for a scheme's `sign`; a TypeError for anything but bytes or a string, and for an empty secret.
+ *
+ * @example
+ * ```ts
+ * import { createHmac } from "node:crypto";
+ * import { signingBytes } from "@tidings/core/schemes";
+ *
+ * // The body of a test delivery, whether given as text or bytes.
+ * export const acmeSignature = (payload: string | Uint8Array, secret: string) =>
+ *   createHmac("sha256", secret).update(signingBytes(payload, secret)).digest("hex");
+ * ```
+ */
 export function signingBytes(payload: RawPayload, secret: string): Uint8Array {
   const bytes = payloadBytes(payload);
   if (bytes === undefined) throw new TypeError("payload must be bytes or a string");
@@ -12,7 +24,17 @@ export function signingBytes(payload: RawPayload, secret: string): Uint8Array {
   return bytes;
 }
 
-/** Whole Unix seconds to sign with: the option, or now. */
+/**
+ * Whole Unix seconds to sign with, for a scheme's `sign`: the option, or now; a TypeError for anything else.
+ *
+ * @example
+ * ```ts
+ * import { signingTime } from "@tidings/core/schemes";
+ *
+ * console.log(signingTime(undefined) <= Math.floor(Date.now() / 1000)); // true: now
+ * console.log(signingTime(1764324000)); // 1764324000
+ * ```
+ */
 export function signingTime(timestamp: number | undefined): number {
   const seconds = timestamp ?? Math.floor(Date.now() / 1000);
   if (!Number.isSafeInteger(seconds) || seconds < 0) throw new TypeError("timestamp must be whole Unix seconds ≥ 0");

@@ -45,7 +45,26 @@ export type VerifiedDelivery = VerifyResult & SignatureMatch;
  */
 export type SafeVerifyResult = ({ ok: true } & VerifyResult) | { ok: false; error: WebhookVerificationError };
 
-/** A delivery with its header read and its arguments checked: what the HMAC step needs. Sync and async alike. */
+/**
+ * A delivery with its header read and its arguments checked: what the HMAC step needs, and what a scheme's `read`
+ * returns. Sync and async alike.
+ *
+ * @example
+ * ```ts
+ * import { requiredHeader, type SignedDelivery } from "@tidings/core/schemes";
+ *
+ * // A scheme's `read` for a sender that signs the body alone, in `X-Acme-Signature`, with no timestamp.
+ * export function read(
+ *   payload: Uint8Array,
+ *   headers: Headers,
+ *   secrets: readonly string[],
+ *   toleranceSeconds: number,
+ * ): SignedDelivery {
+ *   const signature = requiredHeader(headers, "x-acme-signature", "X-Acme-Signature");
+ *   return { content: { prefix: "", payload, signatures: [signature] }, secrets, timestamp: undefined, toleranceSeconds };
+ * }
+ * ```
+ */
 export interface SignedDelivery {
   content: SignedContent;
   secrets: readonly string[];
