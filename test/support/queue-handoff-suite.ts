@@ -74,12 +74,14 @@ export function describeHandOff(engine: EngineUnderTest): void {
       const [url] = await run.receivers(1);
       // Its runs hold until it is killed: the hold file stays.
       const doomed = await run.worker({ HOLD_WHILE_EXISTS: run.holdFile(), CONCURRENCY: "4" });
-      await deliverEvents([url as string], eventIds("evt_kill", 200));
+      const delivered = deliverEvents([url as string], eventIds("evt_kill", 200));
+      // Asked while the events arrive: an engine that expires a held job (pg-boss) could take it back before the end.
       const held = await until(async () => {
         const ids = await engine.runningEventIds("sigkill");
         return ids.length > 0 && ids;
       }, "the worker holding jobs");
       await doomed.stop("SIGKILL");
+      await delivered;
       const survivor = await run.worker();
       await until(() => uniqueIds(run.handledLog) === 200, "every event handled", { wake: run.wake });
       const handled = readHandled(run.handledLog);
