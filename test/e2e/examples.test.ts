@@ -1,5 +1,6 @@
 import { type Emulator, startEmulator } from "@tidings/cli";
 import { afterEach, describe, expect, it } from "vitest";
+import { until } from "../support/wait";
 import { tidings } from "./cli";
 import { EXAMPLES, failingFirst, messageRecord, type RunningExample } from "./example-servers";
 
@@ -34,11 +35,11 @@ async function sendMessage(emulator: Emulator, fields: Record<string, string>, h
   return { status: response.status, headers: response.headers, body: (await response.json()) as { id: string } };
 }
 
-async function finalRecord(example: RunningExample, id: string) {
-  await expect
-    .poll(async () => (await messageRecord(example.url, id))?.status, { timeout: 15_000 })
-    .toMatch(/delivered|failed/);
-  return messageRecord(example.url, id);
+function finalRecord(example: RunningExample, id: string) {
+  return until(async () => {
+    const record = await messageRecord(example.url, id);
+    return (record?.status === "delivered" || record?.status === "failed") && record;
+  }, `message ${id} delivered or failed`);
 }
 
 describe.each(Object.keys(EXAMPLES))("the %s example, driven over loopback HTTP", (name) => {

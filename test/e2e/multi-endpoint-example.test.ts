@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createPool } from "../../examples/multi-endpoint-postgres/database";
 import { createSecretTable, rotateSecret } from "../../examples/multi-endpoint-postgres/secrets";
 import { PostgresServer } from "../support/postgres-server";
+import { until } from "../support/wait";
 import { tidings } from "./cli";
 import { messageRecord } from "./example-servers";
 import { Clock, deliver, type RunningMultiEndpoint, rotateWithScript, startMultiEndpoint } from "./multi-endpoint";
@@ -59,11 +60,11 @@ async function sendMessage(emulator: Emulator, to: string): Promise<string> {
 
 const account = (example: RunningMultiEndpoint, name: string) => `${example.url}/accounts/${name}`;
 
-async function finalStatus(example: RunningMultiEndpoint, name: string, id: string) {
-  await expect
-    .poll(async () => (await messageRecord(account(example, name), id))?.events.length, { timeout: 15_000 })
-    .toBe(3);
-  return messageRecord(account(example, name), id);
+function finalStatus(example: RunningMultiEndpoint, name: string, id: string) {
+  return until(async () => {
+    const record = await messageRecord(account(example, name), id);
+    return record?.events.length === 3 && record;
+  }, `message ${id}'s three events recorded`);
 }
 
 describe("the multi-endpoint example: one endpoint per account, secrets in PostgreSQL", () => {
@@ -157,9 +158,10 @@ describe("the multi-endpoint example: one endpoint per account, secrets in Postg
       const emulator = await emulatorFor(url, SECRETS.acct_a);
       const message = await sendMessage(emulator, "+15551230002");
       // The emulator has been answered 503 at least once too before PostgreSQL comes back.
-      await expect
-        .poll(() => example.lines.filter((line) => line.startsWith("secret_unavailable")).length)
-        .toBeGreaterThan(1);
+      await until(
+        () => example.lines.filter((line) => line.startsWith("secret_unavailable")).length > 1,
+        "the emulator answered 503 secret_unavailable",
+      );
       await postgres.start();
       down = false;
       expect(await finalStatus(example, "acct_a", message)).toMatchObject({ status: "delivered" });

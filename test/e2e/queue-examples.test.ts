@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ensureNodeBinaries, nodeBinary } from "../runtimes/lib/node-binaries.mjs";
 import { PostgresServer } from "../support/postgres-server";
 import { RedisServer } from "../support/redis-server";
+import { until } from "../support/wait";
 import { type MessageRecord, messageRecord } from "./example-servers";
 
 const SECRET = "whsec_queue_e2e";
@@ -62,10 +63,12 @@ async function followThroughQueue(url: string): Promise<[MessageRecord | undefin
   closing.push(emulator);
   const ok = await sendMessage(emulator, "+15551234567");
   const failing = await sendMessage(emulator, "+15005550001");
-  for (const id of [ok, failing]) {
-    await expect.poll(async () => (await messageRecord(url, id))?.events.length, { timeout: 30_000 }).toBe(3);
-  }
-  return [await messageRecord(url, ok), await messageRecord(url, failing)];
+  const final = (id: string) =>
+    until(async () => {
+      const record = await messageRecord(url, id);
+      return record?.events.length === 3 && record;
+    }, `message ${id}'s three events recorded`);
+  return [await final(ok), await final(failing)];
 }
 
 const expectFinal = ([ok, failing]: [MessageRecord | undefined, MessageRecord | undefined]) => {

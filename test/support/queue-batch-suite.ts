@@ -2,6 +2,7 @@ import { createReceiver, type DeliveryContext, sign } from "@tidings/core";
 import type { SharedEnqueueOptions } from "@tidings/core/dispatch";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventBody, eventIds, QUEUE_SECRET } from "./queue-scenarios";
+import { until } from "./wait";
 
 export type BatchSettings = Pick<SharedEnqueueOptions, "batch" | "timeoutMs">;
 
@@ -134,15 +135,10 @@ export function describeBatching(engine: BatchEngine): void {
         await engine.startServer();
       }
       // Each claim was released: the senders' retries are processed, and no job is stored twice.
-      await expect
-        .poll(
-          async () => {
-            const after = await Promise.all(ids.map(async (id) => (await receiving.receive(delivery(id))).status));
-            return after.every((status) => status === 200);
-          },
-          { timeout: 30_000 },
-        )
-        .toBe(true);
+      await until(async () => {
+        const after = await Promise.all(ids.map(async (id) => (await receiving.receive(delivery(id))).status));
+        return after.every((status) => status === 200);
+      }, "every retry answered 200");
       expect(await queue.jobCount()).toBe(9);
     });
   });

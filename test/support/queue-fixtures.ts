@@ -1,13 +1,15 @@
-import { appendFileSync, existsSync } from "node:fs";
+import { appendFileSync, existsSync, watch } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { dirname } from "node:path";
 import { createReceiver, type DeliveryContext } from "@tidings/core";
 import type { WorkerContext } from "@tidings/core/dispatch";
 import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
-import { QUEUE_SECRET } from "./queue-scenarios";
 
 // The halves of the fixture processes that do not depend on the engine: a receiver whose one handler enqueues,
 // its own MemoryStore per process, and a worker handler that logs each handled event to a shared file.
+
+export const QUEUE_SECRET = "whsec_queue";
 
 /** A node:http receiver on a free loopback port; prints `{"port": n}` once listening. */
 export function serveReceiver(enqueue: (event: object, context: DeliveryContext) => Promise<void>): void {
@@ -20,16 +22,31 @@ export function serveReceiver(enqueue: (event: object, context: DeliveryContext)
   });
 }
 
+/** Resolves once `file` is gone, asked again whenever something in its folder changes. */
+function whileExists(file: string): Promise<void> {
+  return new Promise((resolve) => {
+    const watcher = watch(dirname(file), () => {
+      if (existsSync(file)) return;
+      watcher.close();
+      resolve();
+    });
+    if (existsSync(file)) return;
+    watcher.close();
+    resolve();
+  });
+}
+
 /**
- * The fixture workers' handler. HANDLED_LOG: file that gets one JSON line per handled event; WORK_MS: how long each
- * takes; FAIL_WHILE_EXISTS: a file whose presence makes every run fail.
+ * The fixture workers' handler. HANDLED_LOG: file that gets one JSON line per handled event; HOLD_WHILE_EXISTS: a file
+ * whose presence holds every run (the job stays the worker's until the file is removed or the worker killed);
+ * FAIL_WHILE_EXISTS: a file whose presence makes every run fail.
  */
 export function recordingHandler(env: NodeJS.ProcessEnv = process.env) {
   const log = env.HANDLED_LOG as string;
-  const workMs = Number(env.WORK_MS ?? 0);
+  const holdFlag = env.HOLD_WHILE_EXISTS;
   const failFlag = env.FAIL_WHILE_EXISTS;
   return async (event: { id?: unknown }, context: WorkerContext): Promise<void> => {
-    if (workMs > 0) await new Promise((resolve) => setTimeout(resolve, workMs));
+    if (holdFlag) await whileExists(holdFlag);
     if (failFlag && existsSync(failFlag)) throw new Error(`failing while ${failFlag} exists`);
     const record = {
       id: event.id,

@@ -3,12 +3,14 @@ import { existsSync, readFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import { sign } from "@tidings/core";
 import { run } from "../../packages/cli/src/program";
+import { QUEUE_SECRET } from "./queue-fixtures";
+import { until } from "./wait";
 
 // Shared by the BullMQ and pg-boss suites: receiver and worker processes of a package's test fixtures, a sender
 // that delivers like the service (every copy freshly signed, retried until answered 200), and what the workers
 // report having handled.
 
-export const QUEUE_SECRET = "whsec_queue";
+export { QUEUE_SECRET };
 
 export interface FixtureProcess {
   /** What the process printed as its first line (JSON), e.g. `{ "port": 1234 }`. */
@@ -72,27 +74,28 @@ export function eventBody(id: string): string {
 }
 
 /**
- * One delivery as the service sends it: freshly signed, retried (after 5xx, 409 or a refused connection) until 200,
- * backing off as a sender does, 10 ms at first and at most 200 ms between attempts, for up to a minute.
+ * One delivery as the service sends it: freshly signed, retried (after 5xx, 409 or a refused connection) until 200.
+ * Each retry goes at once: what it waits for (the engine back up, another copy's claim released) paces the answers.
  */
 export async function deliverUntilAccepted(url: string, body: string, statuses: number[]): Promise<void> {
-  const giveUpAt = Date.now() + 60_000;
-  for (let backoffMs = 10; Date.now() < giveUpAt; backoffMs = Math.min(backoffMs * 2, 200)) {
-    try {
-      const response = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json", "service-signature": sign(body, QUEUE_SECRET) },
-        body,
-      });
-      await response.arrayBuffer();
-      statuses.push(response.status);
-      if (response.status === 200) return;
-    } catch {
-      statuses.push(0);
-    }
-    await new Promise((resolve) => setTimeout(resolve, backoffMs));
-  }
-  throw new Error(`${url} never accepted ${body}`);
+  await until(
+    async () => {
+      try {
+        const response = await fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json", "service-signature": sign(body, QUEUE_SECRET) },
+          body,
+        });
+        await response.arrayBuffer();
+        statuses.push(response.status);
+        return response.status === 200;
+      } catch {
+        statuses.push(0);
+        return false;
+      }
+    },
+    () => `a 200 from ${url} (last statuses ${statuses.slice(-5).join(",")}) for ${body}`,
+  );
 }
 
 /**

@@ -20,6 +20,7 @@ import type {
 import { github } from "@tidings/core/schemes";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventBody, QUEUE_SECRET, tidings } from "./queue-scenarios";
+import { until } from "./wait";
 
 export type EnqueueSettings = Pick<SharedEnqueueOptions, "attempts" | "keepVerifiedBody" | "timeoutMs">;
 
@@ -127,8 +128,10 @@ export function describeQueueSemantics<
       return created;
     };
     const settled = async (id: string) => {
-      await expect.poll(async () => (await queue.job(id))?.state, { timeout: 20_000 }).toMatch(/completed|failed/);
-      return (await queue.job(id)) as JobView;
+      return until(async () => {
+        const job = await queue.job(id);
+        return (job?.state === "completed" || job?.state === "failed") && job;
+      }, `job ${id} completed or failed`);
     };
     return { queue, enqueuer, receiver, worker, settled };
   }
@@ -164,13 +167,13 @@ export function describeQueueSemantics<
       worker().onAny((_event, context) => {
         handled.push(context.deliveryKey);
       });
-      await expect.poll(() => handled.length, { timeout: 20_000 }).toBe(1);
+      await until(() => handled.length > 0, "the event handled");
       expect((await receiver().receive(delivery("evt_dup"))).status).toBe(200);
       expect(await queue.jobCount()).toBe(1);
       // The worker takes one job at a time, oldest first: once a later event is handled, a second job for the first
       // would have been handled before it.
       await receiver().receive(delivery("evt_after"));
-      await expect.poll(() => handled.length, { timeout: 20_000 }).toBe(2);
+      await until(() => handled.length > 1, "the later event handled");
       expect(handled).toEqual(["event:evt_dup", "event:evt_after"]);
     });
 
@@ -189,9 +192,7 @@ export function describeQueueSemantics<
         await engine.startServer();
       }
       // Released: the sender's retry is processed (a kept claim would answer 409).
-      await expect
-        .poll(async () => (await receiving.receive(delivery("evt_down"))).status, { timeout: 20_000 })
-        .toBe(200);
+      await until(async () => (await receiving.receive(delivery("evt_down"))).status === 200, "the retry answered 200");
       expect(await queue.job(pkg.jobIdFor("event:evt_down"))).toBeDefined();
     });
   });
@@ -204,7 +205,8 @@ export function describeQueueSemantics<
       worker().on("message.delivered", (event, context) => {
         seen.push([event.data.id, context]);
       });
-      await expect.poll(() => seen.length, { timeout: 20_000 }).toBe(1);
+      await until(() => seen.length > 0, "the job handled");
+      expect(seen).toHaveLength(1);
       expect(seen[0]).toEqual([
         "msg_evt_ctx",
         {
@@ -243,7 +245,7 @@ export function describeQueueSemantics<
         .on("issues.closed", () => {
           seen.push("issues.closed");
         });
-      await expect.poll(() => seen.length, { timeout: 20_000 }).toBe(2);
+      await until(() => seen.length > 1, "both handlers run");
       const hex = (await octokitSign(secret, body)).slice("sha256=".length);
       expect(seen).toEqual(["issues issues.opened 7", `issues.opened event:github:${hex}`]);
       expect(await queue.jobCount()).toBe(1);
@@ -296,9 +298,8 @@ export function describeQueueSemantics<
       await queue.addStray(id);
       const errors: unknown[] = [];
       worker().onError((error, info) => errors.push([info.code, (error as Error).message]));
-      await expect
-        .poll(() => errors, { timeout: 20_000 })
-        .toEqual([["invalid_job", `Job ${id} does not hold a delivery enqueued by enqueueTo()`]]);
+      await until(() => errors.length > 0, "the stray job reported");
+      expect(errors).toEqual([["invalid_job", `Job ${id} does not hold a delivery enqueued by enqueueTo()`]]);
     });
 
     it("close() lets the running job finish before it resolves", async () => {
@@ -309,10 +310,11 @@ export function describeQueueSemantics<
       running.onAny(async () => {
         steps.push("started");
         // Still running once the engine's worker takes no more jobs: close() was called and waits for this run.
-        await expect.poll(() => queue.takesJobs(running), { timeout: 20_000 }).toBe(false);
+        await until(async () => !(await queue.takesJobs(running)), "the engine's worker taking no more jobs");
         steps.push("finished");
       });
-      await expect.poll(() => steps, { timeout: 20_000 }).toEqual(["started"]);
+      await until(() => steps.length > 0, "the job started");
+      expect(steps).toEqual(["started"]);
       await running.close();
       steps.push("closed");
       expect(steps).toEqual(["started", "finished", "closed"]);
@@ -391,7 +393,8 @@ export function describeQueueSemantics<
       expect(created.engineWorker).toBeTypeOf("object");
       expect(await queue.takesJobs(created)).toBe(true);
       await enqueuer()({ id: "evt_ready" }, context("event:evt_ready"));
-      await expect.poll(() => handled, { timeout: 20_000 }).toEqual(["event:evt_ready"]);
+      await until(() => handled.length > 0, "the job handled");
+      expect(handled).toEqual(["event:evt_ready"]);
       await created.close();
       expect(await queue.takesJobs(created)).toBe(false);
     });
@@ -420,7 +423,8 @@ export function describeQueueSemantics<
       broken = false;
       const retried = await tidings(["queue", "retry", jobId, ...target]);
       expect([retried.code, retried.stdout]).toEqual([0, `1 job(s) back in ${queue.name}\n`]);
-      await expect.poll(() => handled, { timeout: 20_000 }).toEqual(["event:evt_dead"]);
+      await until(() => handled.length > 0, "the retried job handled");
+      expect(handled).toEqual(["event:evt_dead"]);
       await settled(jobId);
       const stats = (await tidings(["queue", "stats", ...target])).stdout;
       for (const [state, count] of Object.entries({ waiting: 0, active: 0, completed: 1, failed: 0 })) {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresServer } from "../../../test/support/postgres-server";
 import { type FixtureProcess, startFixture } from "../../../test/support/queue-scenarios";
 import { RedisServer } from "../../../test/support/redis-server";
+import { changesOf, until } from "../../../test/support/wait";
 import type { WrittenSpan } from "./fixtures/span-file";
 import { delivery } from "./signed";
 
@@ -98,11 +99,9 @@ describe.each<Engine>([
       body,
     });
     expect(response.status).toBe(200);
-    await expect
-      .poll(() => readSpans(workerSpans).filter((span) => ours(span) && span.kind === SpanKind.CONSUMER), {
-        timeout: 30_000,
-      })
-      .toHaveLength(1);
+    const consumers = () => readSpans(workerSpans).filter((span) => ours(span) && span.kind === SpanKind.CONSUMER);
+    await until(() => consumers().length > 0, "the worker's CONSUMER span", { wake: changesOf(workerSpans) });
+    expect(consumers()).toHaveLength(1);
 
     const received = readSpans(receiverSpans);
     const server = received.find((span) => span.kind === SpanKind.SERVER);

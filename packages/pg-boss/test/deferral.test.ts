@@ -2,6 +2,7 @@ import { type DeliveryContext, MemoryStore, messageStatusOrder } from "@tidings/
 import { PgBoss } from "pg-boss";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { PostgresServer } from "../../../test/support/postgres-server";
+import { until } from "../../../test/support/wait";
 import { createWorker, enqueueTo, jobIdFor } from "../src";
 
 let postgres: PostgresServer;
@@ -64,8 +65,7 @@ it("an ordered job put back while its message is busy keeps the retries, expiry 
     const copies = events.map(({ key }) => jobIdFor(`deferred:${jobIdFor(key)}`));
     const deferredCopy = async () =>
       (await Promise.all(copies.map((id) => boss.getJobById(queue, id)))).find((job) => job !== null);
-    await expect.poll(deferredCopy, { timeout: 20_000 }).toBeTruthy();
-    const stored = await deferredCopy();
+    const stored = await until(deferredCopy, "the deferred copy stored");
     expect({
       retryLimit: stored?.retryLimit,
       retryDelay: stored?.retryDelay,
