@@ -12,7 +12,8 @@ import { renderOrder } from "./order/report";
 import type { OrderResults } from "./order/suite";
 import { queueTargets, renderQueue } from "./queue/report";
 import type { QueueResults } from "./queue/suite";
-import { renderSchemes, type SchemeResults } from "./schemes/suite";
+import { renderSchemes } from "./schemes/render";
+import type { SchemeResults } from "./schemes/suite";
 import { renderSecrets, type SecretResults } from "./secrets/suite";
 import type { VerifyResults, VerifyRow } from "./verify/suite";
 

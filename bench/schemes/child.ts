@@ -1,32 +1,63 @@
 /**
- * The scheme suite's counting process (under callgrind): `prepare` builds every scheme's delivery at one size,
- * `run` verifies one of them `amount` times with Tidings, the floor or the sender's library.
+ * The scheme suite's counting process (under callgrind), one per scheme and size: `prepare` builds the scheme's
+ * deliveries at one size (its SDK imported here only), `run` verifies one of them `amount` times with Tidings, the
+ * floor or the sender's library (an async library awaited each time).
  */
 import { serveCommands } from "../lib/children";
-import { buildSchemeCases, type SchemeCase } from "./cases";
+import { casesOf, type SchemeCase, schemesNamed } from "./cases";
 
 export type SchemeSide = "tidings" | "floor" | "peer";
 
-let cases = new Map<string, SchemeCase>();
+/** What the runner learns of each case. */
+export interface PreparedCase {
+  scheme: string;
+  floor: string;
+  kind: string;
+  shape: string;
+  peer?: string | undefined;
+}
 
-function runnerOf(scheme: string, side: SchemeSide): () => unknown {
-  const testCase = cases.get(scheme);
-  const run = side === "peer" ? testCase?.peer?.run : testCase?.[side];
-  if (!run) throw new Error(`no ${side} for ${scheme}`);
-  return run;
+const runners = new Map<string, { run: () => unknown; async: boolean }>();
+
+function runnerOf(testCase: SchemeCase, side: SchemeSide): () => unknown {
+  if (side === "floor") return testCase.floor.run;
+  if (side === "tidings") return testCase.tidings;
+  const peer = testCase.peer?.run;
+  if (!peer) throw new Error(`no peer for ${testCase.scheme}`);
+  return peer;
 }
 
 serveCommands({
-  prepare({ size }: { size: number }) {
+  async prepare({ size, scheme }: { size: number; scheme: string }): Promise<PreparedCase[]> {
     // Under callgrind a size's turns take minutes, past the 5 minutes every timed scheme (and its sender's library)
     // accepts: the clock stops at signing time, for Tidings and the libraries alike.
     const signedAt = Date.now();
     Date.now = () => signedAt;
-    cases = new Map(buildSchemeCases(size).map((testCase) => [testCase.scheme, testCase]));
-    return [...cases.values()].map((testCase) => ({ scheme: testCase.scheme, peer: testCase.peer?.name }));
+    const [found] = schemesNamed([scheme]);
+    const cases = found ? await casesOf(found, size) : [];
+    if (cases.length === 0) throw new Error(`${scheme}: no secret and body found that its sign and verify agree on`);
+    for (const testCase of cases) {
+      for (const side of ["tidings", "floor", "peer"] as const) {
+        if (side === "peer" && !testCase.peer) continue;
+        const run = runnerOf(testCase, side);
+        const result = run();
+        if (result instanceof Promise) await result;
+        runners.set(`${testCase.scheme}|${side}`, { run, async: result instanceof Promise });
+      }
+    }
+    return cases.map(({ scheme: name, floor, delivery, peer }) => ({
+      scheme: name,
+      floor: floor.kind,
+      kind: delivery.kind,
+      shape: delivery.shape,
+      peer: peer?.name,
+    }));
   },
-  run({ scheme, side, amount }: { scheme: string; side: SchemeSide; amount: number }) {
-    const run = runnerOf(scheme, side);
-    for (let index = 0; index < amount; index++) run();
+  async run({ scheme, side, amount }: { scheme: string; side: SchemeSide; amount: number }) {
+    const runner = runners.get(`${scheme}|${side}`);
+    if (!runner) throw new Error(`no ${side} for ${scheme}`);
+    const { run } = runner;
+    if (runner.async) for (let index = 0; index < amount; index++) await run();
+    else for (let index = 0; index < amount; index++) run();
   },
 });

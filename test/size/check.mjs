@@ -3,27 +3,18 @@
 // the BUILT package (dist, as published) with esbuild (bundle, minify, tree-shaking, ESM, browser/edge target)
 // and gzip level 9. 1 KB = 1024 bytes. Over budget: prints which source modules of core weigh what (the same
 // import bundled from packages/core/src, since dist is one file) and exits 1.
-// Usage: node test/size/check.mjs [--json]
+// A row per scheme of `catalogue()`: each scheme imported alone, with a budget of its own (budgets.mjs).
+// Usage: node test/size/check.mjs [--json] [--write]   (--write: the core README's Size tables from this run)
+import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { catalogue } from "@tidings/core/schemes";
 import { build } from "esbuild";
+import { budgets, KB, sizeTables, withSizeTables } from "./budgets.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const KB = 1024;
-
-const BUDGETS = [
-  { name: "import { verify }", code: 'export { verify } from "@tidings/core";', limit: 2 * KB },
-  // Reported, not budgeted: what a Worker (Web Crypto path) pays.
-  { name: "import { verifyAsync }", code: 'export { verifyAsync } from "@tidings/core";', limit: undefined },
-  { name: "the whole core (export *)", code: 'export * from "@tidings/core";', limit: 12.5 * KB },
-  // Every sender's scheme at once; each alone is less (they are separate modules, tree-shaken).
-  {
-    name: "every scheme (@tidings/core/schemes, export *)",
-    code: 'export * from "@tidings/core/schemes";',
-    limit: 6.5 * KB,
-  },
-  { name: "import { stripe } from schemes", code: 'export { stripe } from "@tidings/core/schemes";', limit: undefined },
-];
+const README = fileURLToPath(new URL("../../packages/core/README.md", import.meta.url));
+const BUDGETS = budgets(catalogue().map((scheme) => scheme.name));
 
 /** `source`: bundle core's TypeScript sources (the workspace's export condition) to see which module weighs what. */
 async function measure(code, source = false) {
@@ -86,6 +77,15 @@ if (process.argv.includes("--json")) {
       `${row.name} | ${kb(row.minified)} | ${kb(row.gzipped)} (${row.gzipped} B) | ${row.limit === undefined ? "-" : kb(row.limit)} | ${row.limit === undefined ? "reported" : row.ok ? "ok" : "OVER"}`,
     );
   }
+}
+
+const readme = readFileSync(README, "utf8");
+const written = withSizeTables(readme, sizeTables(rows));
+if (process.argv.includes("--write")) {
+  writeFileSync(README, written);
+  console.log("\nwrote the Size tables of packages/core/README.md");
+} else if (!process.argv.includes("--json") && written !== readme) {
+  console.log("\nthe Size tables of packages/core/README.md are not this run's: `npm run size -- --write`");
 }
 
 const budgeted = rows.filter((row) => row.limit !== undefined);
