@@ -6,6 +6,7 @@
  */
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
 import type { Scheme, SecretKind, SignedRequest } from "@tidings/core/schemes";
+import { PEER_EVENT_TYPES } from "./peers";
 import { padded, SIGNED_BODIES } from "./signed-bodies";
 
 export interface SchemeDelivery {
@@ -40,8 +41,8 @@ const CONTENT_TYPES: Record<BodyShape, string> = {
 };
 
 /** A body of `size` bytes with the fields senders commonly type and deduplicate by, and the times some sign inside. */
-function bodyOf(shape: BodyShape, size: number, now: number): Buffer {
-  const fields = `"id":"evt_bench","type":"invoice.paid","event":"invoice.paid","webhookTimestamp":${now * 1000},"data":{"id":"obj_bench","pad":"`;
+function bodyOf(shape: BodyShape, size: number, now: number, type: string): Buffer {
+  const fields = `"id":"evt_bench","type":"${type}","event":"${type}","webhookTimestamp":${now * 1000},"data":{"id":"obj_bench","pad":"`;
   if (shape === "JSON object") return padded(size, `{${fields}`, `"}}`);
   if (shape === "JSON array") return padded(size, `[{${fields}`, `"}}]`);
   return padded(size, "MessageSid=SMbench&MessageStatus=delivered&From=%2B15550100&To=%2B15550199&Body=", "");
@@ -131,7 +132,7 @@ function attempt(
     if (signedBody) {
       ({ payload, headers } = signedBody(size, secrets.signing, now));
     } else {
-      payload = bodyOf(shape, size, now);
+      payload = bodyOf(shape, size, now, PEER_EVENT_TYPES[scheme.name] ?? "invoice.paid");
       const signed = scheme.sign(payload, secrets.signing, { timestamp: now, id: "msg_bench", ...request });
       headers = { "content-type": CONTENT_TYPES[shape], ...signed };
     }

@@ -13,6 +13,9 @@ export interface Peer {
 
 type PeerOf = (delivery: SchemeDelivery) => Promise<Peer>;
 
+/** Event types the senders' SDKs insist on knowing (they refuse a delivery of any other): the body carries them. */
+export const PEER_EVENT_TYPES: Readonly<Record<string, string>> = { liveblocks: "userEntered", polar: "order.paid" };
+
 const header = (delivery: SchemeDelivery, name: string) => delivery.headers[name] ?? "";
 const text = (payload: Buffer) => payload.toString();
 const url = (delivery: SchemeDelivery) => delivery.request?.url ?? "";
@@ -142,7 +145,9 @@ export const PEERS: Readonly<Record<string, PeerOf>> = {
     };
   },
   async plivo(delivery) {
-    const { default: sdk } = await import("plivo");
+    // CommonJS: its functions are the module's own names under tsx, `default`'s under Node.
+    const module = await import("plivo");
+    const sdk = (module as unknown as Partial<typeof module.default>).validateV3Signature ? module : module.default;
     const { parse } = await import("node:querystring");
     const nonce = header(delivery, "x-plivo-signature-v3-nonce");
     const signature = header(delivery, "x-plivo-signature-v3");
@@ -258,6 +263,50 @@ export const PEERS: Readonly<Record<string, PeerOf>> = {
     return {
       name: "@sendgrid/eventwebhook",
       run: () => webhook.verifySignature(key, delivery.payload, signature, timestamp),
+    };
+  },
+  async telnyx(delivery) {
+    const { default: Telnyx } = await import("telnyx");
+    const client = new Telnyx({ apiKey: "KEY_bench", publicKey: delivery.secret });
+    return {
+      name: "telnyx",
+      run: () => client.webhooks.unwrap(text(delivery.payload), { headers: delivery.headers }),
+    };
+  },
+  async qstash(delivery) {
+    const { Receiver } = await import("@upstash/qstash");
+    const receiver = new Receiver({ currentSigningKey: delivery.secret, nextSigningKey: delivery.secret });
+    const signature = header(delivery, "upstash-signature");
+    return {
+      name: "@upstash/qstash",
+      run: () => receiver.verify({ signature, body: text(delivery.payload), url: url(delivery) }),
+    };
+  },
+  async vonage(delivery) {
+    const { verifySignature } = await import("@vonage/jwt");
+    const { createHash } = await import("node:crypto");
+    const token = header(delivery, "authorization").replace(/^Bearer /, "");
+    // verifySignature checks the JWT alone: the body's hash in `payload_hash` is checked as Vonage's docs say.
+    return {
+      name: "@vonage/jwt + payload_hash",
+      run: () => {
+        if (!verifySignature(token, delivery.secret)) return false;
+        const claims = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString());
+        return claims.payload_hash === createHash("sha256").update(delivery.payload).digest("hex");
+      },
+    };
+  },
+  async adyen(delivery) {
+    const { hmacValidator } = await import("@adyen/api-library");
+    const validator = new hmacValidator();
+    // The SDK takes the notification item, parsed from the body.
+    return {
+      name: "@adyen/api-library",
+      run: () =>
+        validator.validateHMAC(
+          JSON.parse(text(delivery.payload)).notificationItems[0].NotificationRequestItem,
+          delivery.secret,
+        ),
     };
   },
 };

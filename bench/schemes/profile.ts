@@ -7,6 +7,8 @@ import { countSchemes, settingsFor } from "./suite";
 
 const [scheme = "service-signature", size = "256"] = process.argv.slice(2);
 const settings = settingsFor(Number(size), false);
-const { counted } = await countSchemes(Number(size), settings, { only: scheme, functions: true });
+const counts = await countSchemes([Number(size)], () => settings, { only: scheme, functions: true });
+const { counted } = counts.get(Number(size)) ?? { counted: undefined };
+if (!counted) throw new Error(`${scheme} was not counted at ${size} B`);
 const windows = `${settings.windows} windows of ${settings.windowRequests} after ${settings.warmupRequests} warm-up`;
 printCounted(`${scheme} at ${size} B, ${windows}`, "verification", counted);

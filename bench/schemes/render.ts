@@ -64,11 +64,6 @@ export function renderSchemes(results: SchemeResults, chart: readonly string[]):
     "",
     ...(unmeasured.length === 0
       ? []
-      : [
-          "Not measured:",
-          "",
-          ...unmeasured.map(({ scheme, size, reason }) => `- ${scheme} at ${formatBytes(size)}: ${reason}`),
-          "",
-        ]),
+      : ["Not measured:", "", ...unmeasured.map(({ scheme, reason }) => `- ${scheme}: ${reason}`), ""]),
   ].join("\n");
 }

@@ -34,7 +34,7 @@ export interface SchemeRow {
 export interface SchemeResults {
   rows: SchemeRow[];
   /** Schemes (and sizes) that could not be measured, and why. */
-  unmeasured?: { scheme: string; size: number; reason: string }[];
+  unmeasured?: { scheme: string; reason: string }[];
   /** In quick mode, the schemes sampled. */
   sample?: string[];
 }
@@ -72,32 +72,37 @@ interface SchemeCount {
 }
 
 /**
- * Counts the sides (`<case>|floor`, `|tidings`, `|peer`) of one scheme at one size, in a process of its own, as an
- * app receiving from one sender runs it (its code monomorphic). `only`: a scheme's name, or one case of it.
+ * Counts the sides (`<case>|floor`, `|tidings`, `|peer`) of one scheme at each size, in a process of its own, as an
+ * app receiving from one sender runs it (its code monomorphic), the sizes one after the other. `only`: a scheme's
+ * name, or one case of it.
  */
 export async function countSchemes(
-  size: number,
-  settings: InstructionSettings,
+  sizes: readonly number[],
+  settings: (size: number) => InstructionSettings,
   { only, functions = false }: { only: string; functions?: boolean },
-): Promise<SchemeCount> {
+): Promise<Map<number, SchemeCount>> {
   const child = new CallgrindChild("schemes/child.ts", {}, { functions });
+  const counts = new Map<number, SchemeCount>();
   try {
-    const prepared = await child.call<PreparedCase[]>("prepare", { size, scheme: schemeOf(only) });
-    const schemes = only === schemeOf(only) ? prepared : prepared.filter(({ scheme }) => scheme === only);
-    if (schemes.length === 0) throw new Error(`no case ${only}: ${prepared.map(({ scheme }) => scheme).join(", ")}`);
-    const sides = schemes.flatMap(({ scheme, peer }) =>
-      (["floor", "tidings", ...(peer ? ["peer"] : [])] as SchemeSide[]).map((side) => `${scheme}|${side}`),
-    );
-    const counted = await countInTurns(
-      new Map(sides.map((side) => [side, child])),
-      settings,
-      functions,
-      (side, amount) => {
-        const [scheme, which] = side.split("|");
-        return child.call("run", { scheme, side: which, amount });
-      },
-    );
-    return { schemes, counted };
+    for (const size of sizes) {
+      const prepared = await child.call<PreparedCase[]>("prepare", { size, scheme: schemeOf(only) });
+      const schemes = only === schemeOf(only) ? prepared : prepared.filter(({ scheme }) => scheme === only);
+      if (schemes.length === 0) throw new Error(`no case ${only}: ${prepared.map(({ scheme }) => scheme).join(", ")}`);
+      const sides = schemes.flatMap(({ scheme, peer }) =>
+        (["floor", "tidings", ...(peer ? ["peer"] : [])] as SchemeSide[]).map((side) => `${scheme}|${side}`),
+      );
+      const counted = await countInTurns(
+        new Map(sides.map((side) => [side, child])),
+        settings(size),
+        functions,
+        (side, amount) => {
+          const [scheme, which] = side.split("|");
+          return child.call("run", { scheme, side: which, amount });
+        },
+      );
+      counts.set(size, { schemes, counted });
+    }
+    return counts;
   } finally {
     await child.stop();
   }
@@ -133,7 +138,7 @@ export function quickSample(): string[] {
 }
 
 /** Schemes counted at once: callgrind counts instructions, which other processes do not change. */
-const PROCESSES = 2;
+const PROCESSES = 3;
 
 export async function runSchemesSuite(
   options: { quick: boolean; only?: readonly string[] },
@@ -141,37 +146,37 @@ export async function runSchemesSuite(
 ): Promise<SchemeResults> {
   const sample = options.quick ? quickSample() : undefined;
   const names = sample ?? schemesNamed(options.only).map(({ name }) => name);
-  const jobs = (options.quick ? [SMALL_BODY_BYTES] : SCHEME_SIZES).flatMap((size) =>
-    names.map((scheme) => ({ size, scheme })),
-  );
-  const results = new Map<(typeof jobs)[number], SchemeRow[] | string>();
+  const sizes = options.quick ? [SMALL_BODY_BYTES] : SCHEME_SIZES;
+  const results = new Map<string, Map<number, SchemeCount> | string>();
   let next = 0;
   const worker = async () => {
-    for (let job = jobs[next++]; job !== undefined; job = jobs[next++]) {
+    for (let scheme = names[next++]; scheme !== undefined; scheme = names[next++]) {
       try {
-        const rows = rowsOf(
-          job.size,
-          await countSchemes(job.size, settingsFor(job.size, options.quick), { only: job.scheme }),
-        );
-        results.set(job, rows);
-        for (const row of rows) {
-          const peer = row.peerVsTidings ? `, ${row.peer?.name}/tidings ${row.peerVsTidings.toFixed(2)}` : "";
-          log(`schemes ${row.scheme} ${job.size} B: tidings/floor ${row.vsFloor.toFixed(3)}${peer}`);
+        const counts = await countSchemes(sizes, (size) => settingsFor(size, options.quick), { only: scheme });
+        results.set(scheme, counts);
+        for (const [size, count] of counts) {
+          for (const row of rowsOf(size, count)) {
+            const peer = row.peerVsTidings ? `, ${row.peer?.name}/tidings ${row.peerVsTidings.toFixed(2)}` : "";
+            log(`schemes ${row.scheme} ${size} B: tidings/floor ${row.vsFloor.toFixed(3)}${peer}`);
+          }
         }
       } catch (error) {
         const reason = (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
-        results.set(job, reason);
-        log(`schemes ${job.scheme} ${job.size} B: not measured: ${reason}`);
+        results.set(scheme, reason);
+        log(`schemes ${scheme}: not measured: ${reason}`);
       }
     }
   };
   await Promise.all(Array.from({ length: PROCESSES }, worker));
   const rows: SchemeRow[] = [];
   const unmeasured: NonNullable<SchemeResults["unmeasured"]> = [];
-  for (const job of jobs) {
-    const result = results.get(job);
-    if (typeof result === "string") unmeasured.push({ ...job, reason: result });
-    else rows.push(...(result ?? []));
+  for (const size of sizes) {
+    for (const scheme of names) {
+      const result = results.get(scheme);
+      const count = typeof result === "string" ? undefined : result?.get(size);
+      if (count) rows.push(...rowsOf(size, count));
+      else if (size === sizes[0]) unmeasured.push({ scheme, reason: typeof result === "string" ? result : "not run" });
+    }
   }
   return { rows, unmeasured, ...(sample ? { sample } : {}) };
 }
