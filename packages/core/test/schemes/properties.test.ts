@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { WebhookVerificationError } from "../../src/entries";
 import {
   github,
+  paddle,
   type Scheme,
   serviceSignature,
   shopify,
@@ -20,6 +21,7 @@ const SCHEMES: readonly [Scheme, string][] = [
   [github(), "github secret"],
   [shopify(), "shpss_secret"],
   [slack(), "slack signing secret"],
+  [paddle(), "pdl_ntfset_01hv8x29kz0t586xy6zn1a62ky"],
 ];
 
 const NOW = 1_800_000_000;
