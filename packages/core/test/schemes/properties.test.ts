@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { WebhookVerificationError } from "../../src/entries";
 import {
   github,
+  mux,
   paddle,
   type Scheme,
   serviceSignature,
@@ -22,6 +23,7 @@ const SCHEMES: readonly [Scheme, string][] = [
   [shopify(), "shpss_secret"],
   [slack(), "slack signing secret"],
   [paddle(), "pdl_ntfset_01hv8x29kz0t586xy6zn1a62ky"],
+  [mux(), "mux signing secret"],
 ];
 
 const NOW = 1_800_000_000;
