@@ -12,6 +12,7 @@ import {
   standardWebhooks,
   stripe,
   svix,
+  workos,
 } from "../../src/entries/schemes";
 
 const SCHEMES: readonly [Scheme, string][] = [
@@ -24,6 +25,7 @@ const SCHEMES: readonly [Scheme, string][] = [
   [slack(), "slack signing secret"],
   [paddle(), "pdl_ntfset_01hv8x29kz0t586xy6zn1a62ky"],
   [mux(), "mux signing secret"],
+  [workos(), "workos webhook secret"],
 ];
 
 const NOW = 1_800_000_000;
