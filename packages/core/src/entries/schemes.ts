@@ -4,6 +4,7 @@
 export { type HmacAlgorithm, hmacMatchers } from "../crypto/hmac-matchers";
 export type { Matchers, SecretFormat, SignatureMatch, SignedContent } from "../crypto/signed-content";
 export { answer } from "../schemes/answer";
+export { calendly } from "../schemes/calendly";
 export { defineScheme, type SchemeParts } from "../schemes/define";
 export { ed25519PublicKey } from "../schemes/ed25519";
 export { github } from "../schemes/github";

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { WebhookVerificationError } from "../../src/entries";
 import {
+  calendly,
   github,
   mux,
   paddle,
@@ -26,6 +27,7 @@ const SCHEMES: readonly [Scheme, string][] = [
   [paddle(), "pdl_ntfset_01hv8x29kz0t586xy6zn1a62ky"],
   [mux(), "mux signing secret"],
   [workos(), "workos webhook secret"],
+  [calendly(), "calendly signing key"],
 ];
 
 const NOW = 1_800_000_000;
