@@ -4,6 +4,7 @@ import { WebhookVerificationError } from "../../src/entries";
 import {
   calendly,
   github,
+  lemonSqueezy,
   mux,
   paddle,
   type Scheme,
@@ -28,6 +29,7 @@ const SCHEMES: readonly [Scheme, string][] = [
   [mux(), "mux signing secret"],
   [workos(), "workos webhook secret"],
   [calendly(), "calendly signing key"],
+  [lemonSqueezy(), "lemon squeezy secret"],
 ];
 
 const NOW = 1_800_000_000;
