@@ -22,6 +22,7 @@ export type {
   SecretKind,
   SignedRequest,
 } from "../schemes/scheme";
+export { sentry } from "../schemes/sentry";
 export { serviceSignature } from "../schemes/service-signature";
 export { shopify } from "../schemes/shopify";
 export { slack } from "../schemes/slack";

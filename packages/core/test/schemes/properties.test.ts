@@ -8,6 +8,7 @@ import {
   mux,
   paddle,
   type Scheme,
+  sentry,
   serviceSignature,
   shopify,
   slack,
@@ -30,6 +31,7 @@ const SCHEMES: readonly [Scheme, string][] = [
   [workos(), "workos webhook secret"],
   [calendly(), "calendly signing key"],
   [lemonSqueezy(), "lemon squeezy secret"],
+  [sentry(), "sentry client secret"],
 ];
 
 const NOW = 1_800_000_000;
