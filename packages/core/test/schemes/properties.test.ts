@@ -15,6 +15,7 @@ import {
   standardWebhooks,
   stripe,
   svix,
+  typeform,
   workos,
 } from "../../src/entries/schemes";
 
@@ -32,6 +33,7 @@ const SCHEMES: readonly [Scheme, string][] = [
   [calendly(), "calendly signing key"],
   [lemonSqueezy(), "lemon squeezy secret"],
   [sentry(), "sentry client secret"],
+  [typeform(), "typeform secret"],
 ];
 
 const NOW = 1_800_000_000;
