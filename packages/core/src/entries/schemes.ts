@@ -9,6 +9,7 @@ export { defineScheme, type SchemeParts } from "../schemes/define";
 export { ed25519PublicKey } from "../schemes/ed25519";
 export { github } from "../schemes/github";
 export { malformed, noSignature, requiredHeader, timestampOf } from "../schemes/headers";
+export { intercom } from "../schemes/intercom";
 export { lemonSqueezy } from "../schemes/lemon-squeezy";
 export { linear } from "../schemes/linear";
 export { mux } from "../schemes/mux";

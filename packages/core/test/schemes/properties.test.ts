@@ -4,6 +4,7 @@ import { WebhookVerificationError } from "../../src/entries";
 import {
   calendly,
   github,
+  intercom,
   lemonSqueezy,
   mux,
   paddle,
@@ -34,6 +35,7 @@ const SCHEMES: readonly [Scheme, string][] = [
   [lemonSqueezy(), "lemon squeezy secret"],
   [sentry(), "sentry client secret"],
   [typeform(), "typeform secret"],
+  [intercom(), "intercom client secret"],
 ];
 
 const NOW = 1_800_000_000;
