@@ -30,6 +30,7 @@ export { slack } from "../schemes/slack";
 export { standardWebhooks, svix } from "../schemes/standard-webhooks";
 export { stripe } from "../schemes/stripe";
 export { typeform } from "../schemes/typeform";
+export { vercel } from "../schemes/vercel";
 export { workos } from "../schemes/workos";
 export { parseSignatureHeader, type SignatureHeader } from "../verification/signature-header";
 export type { SignedDelivery, VerifyResult } from "../verification/signed-delivery";

@@ -17,6 +17,7 @@ import {
   stripe,
   svix,
   typeform,
+  vercel,
   workos,
 } from "../../src/entries/schemes";
 
@@ -36,6 +37,7 @@ const SCHEMES: readonly [Scheme, string][] = [
   [sentry(), "sentry client secret"],
   [typeform(), "typeform secret"],
   [intercom(), "intercom client secret"],
+  [vercel(), "vercel webhook secret"],
 ];
 
 const NOW = 1_800_000_000;
