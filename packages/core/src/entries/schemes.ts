@@ -8,6 +8,7 @@ export { calendly } from "../schemes/calendly";
 export { defineScheme, type SchemeParts } from "../schemes/define";
 export { ed25519PublicKey } from "../schemes/ed25519";
 export { github } from "../schemes/github";
+export { gitlab } from "../schemes/gitlab";
 export { malformed, noSignature, requiredHeader, timestampOf } from "../schemes/headers";
 export { intercom } from "../schemes/intercom";
 export { lemonSqueezy } from "../schemes/lemon-squeezy";
