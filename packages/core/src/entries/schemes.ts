@@ -15,6 +15,7 @@ export { lemonSqueezy } from "../schemes/lemon-squeezy";
 export { linear } from "../schemes/linear";
 export { mux } from "../schemes/mux";
 export { paddle } from "../schemes/paddle";
+export { postmark } from "../schemes/postmark";
 export type {
   EventsByType,
   GitHubEvents,

@@ -1,11 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createReceiver, WebhookVerificationError } from "../../src/entries";
-import { gitlab, type Scheme } from "../../src/entries/schemes";
+import { gitlab, postmark, type Scheme } from "../../src/entries/schemes";
 
 const NUM_RUNS = 100;
 const SCHEMES: readonly [Scheme, string][] = [
   [gitlab(), "gitlab-secret-token"],
+  [postmark(), "hooks:correct horse battery staple"],
 ];
 
 async function codeOf(run: () => unknown): Promise<string | undefined> {
@@ -93,5 +94,21 @@ describe("gitlab", () => {
     expect(gitlab().typeOf({ ...event, object_attributes: { action: "merge.evil" } }, {})).toBe("merge_request");
     expect(gitlab().typeOf({ object_kind: "Merge Request" }, {})).toBeUndefined();
     expect(gitlab().idOf(event, new Uint8Array(), { "x-gitlab-event-uuid": "a1b2" })).toBe("gitlab:a1b2");
+  });
+});
+
+describe("postmark", () => {
+  it("answers malformed_header for what is not Basic credentials", async () => {
+    for (const value of ["Bearer abc", "Basic", "Basic !!!!", `Basic ${btoa("no colon")}`, `Basic ${btoa("a:b")}x`]) {
+      const headers = { authorization: value };
+      expect(await codeOf(() => postmark().verify("{}", headers, "a:b"))).toBe("malformed_header");
+    }
+    expect(
+      await codeOf(() => postmark().verify("{}", { authorization: `basic ${btoa("a:b")}` }, "a:b")),
+    ).toBeUndefined();
+  });
+
+  it("refuses a secret that is not user:password", () => {
+    expect(() => postmark().secretKind("just-a-password")).toThrow(TypeError);
   });
 });
