@@ -2,7 +2,8 @@ import { encoder } from "../ground/utf8";
 import type { SecretFormat } from "./signed-content";
 
 /**
- * What a secret verifies: an HMAC key, or an ed25519 public key (`whpk_…`).
+ * What a secret verifies: an HMAC key, an ed25519 public key (`whpk_…`), or a token the sender sends as it is
+ * (GitLab's `X-Gitlab-Token`, Postmark's Basic credentials), which proves less than a signature.
  *
  * @example
  * ```ts
@@ -15,7 +16,7 @@ import type { SecretFormat } from "./signed-content";
  * }
  * ```
  */
-export type SecretKind = "hmac" | "ed25519";
+export type SecretKind = "hmac" | "ed25519" | "token";
 
 /**
  * An ed25519 key (`whpk_` public, `whsk_` secret): never an HMAC key. A public key is public by definition, so an

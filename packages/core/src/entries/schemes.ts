@@ -4,11 +4,19 @@
 export { type HmacAlgorithm, hmacMatchers } from "../crypto/hmac-matchers";
 export type { Matchers, SecretFormat, SignatureMatch, SignedContent } from "../crypto/signed-content";
 export { answer } from "../schemes/answer";
+export { calendly } from "../schemes/calendly";
 export { catalogue } from "../schemes/catalogue";
 export { defineScheme, type SchemeParts } from "../schemes/define";
 export { ed25519PublicKey } from "../schemes/ed25519";
 export { github } from "../schemes/github";
+export { gitlab } from "../schemes/gitlab";
 export { malformed, noSignature, requiredHeader, timestampOf } from "../schemes/headers";
+export { intercom } from "../schemes/intercom";
+export { lemonSqueezy } from "../schemes/lemon-squeezy";
+export { linear } from "../schemes/linear";
+export { mux } from "../schemes/mux";
+export { paddle } from "../schemes/paddle";
+export { postmark } from "../schemes/postmark";
 export type {
   EventsByType,
   GitHubEvents,
@@ -19,12 +27,16 @@ export type {
   SecretKind,
   SignedRequest,
 } from "../schemes/scheme";
+export { sentry } from "../schemes/sentry";
 export { serviceSignature } from "../schemes/service-signature";
 export { shopify } from "../schemes/shopify";
 export { signingBytes, signingTime } from "../schemes/sign-helpers";
 export { slack } from "../schemes/slack";
 export { standardWebhooks, svix } from "../schemes/standard-webhooks";
 export { stripe } from "../schemes/stripe";
+export { typeform } from "../schemes/typeform";
+export { vercel } from "../schemes/vercel";
+export { workos } from "../schemes/workos";
 export { parseSignatureHeader, type SignatureHeader } from "../verification/signature-header";
 export type { SignedDelivery, VerifyResult } from "../verification/signed-delivery";
 export type { VerifyOptions } from "../verification/tolerance";

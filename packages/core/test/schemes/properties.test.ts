@@ -2,14 +2,23 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { WebhookVerificationError } from "../../src/entries";
 import {
+  calendly,
   github,
+  intercom,
+  lemonSqueezy,
+  mux,
+  paddle,
   type Scheme,
+  sentry,
   serviceSignature,
   shopify,
   slack,
   standardWebhooks,
   stripe,
   svix,
+  typeform,
+  vercel,
+  workos,
 } from "../../src/entries/schemes";
 
 const SCHEMES: readonly [Scheme, string][] = [
@@ -20,6 +29,15 @@ const SCHEMES: readonly [Scheme, string][] = [
   [github(), "github secret"],
   [shopify(), "shpss_secret"],
   [slack(), "slack signing secret"],
+  [paddle(), "pdl_ntfset_01hv8x29kz0t586xy6zn1a62ky"],
+  [mux(), "mux signing secret"],
+  [workos(), "workos webhook secret"],
+  [calendly(), "calendly signing key"],
+  [lemonSqueezy(), "lemon squeezy secret"],
+  [sentry(), "sentry client secret"],
+  [typeform(), "typeform secret"],
+  [intercom(), "intercom client secret"],
+  [vercel(), "vercel webhook secret"],
 ];
 
 const NOW = 1_800_000_000;
