@@ -1,10 +1,22 @@
+import { calendly } from "./calendly";
 import { github } from "./github";
+import { gitlab } from "./gitlab";
+import { intercom } from "./intercom";
+import { lemonSqueezy } from "./lemon-squeezy";
+import { linear } from "./linear";
+import { mux } from "./mux";
+import { paddle } from "./paddle";
+import { postmark } from "./postmark";
 import type { Scheme } from "./scheme";
+import { sentry } from "./sentry";
 import { serviceSignature } from "./service-signature";
 import { shopify } from "./shopify";
 import { slack } from "./slack";
 import { standardWebhooks, svix } from "./standard-webhooks";
 import { stripe } from "./stripe";
+import { typeform } from "./typeform";
+import { vercel } from "./vercel";
+import { workos } from "./workos";
 
 /**
  * Every scheme of `@tidings/core/schemes`, each with its `about`: what `docs/senders.md`, the CLI's `--scheme` and
@@ -18,5 +30,25 @@ import { stripe } from "./stripe";
  * ```
  */
 export function catalogue(): readonly Scheme[] {
-  return [serviceSignature(), standardWebhooks(), svix(), stripe(), github(), shopify(), slack()];
+  return [
+    serviceSignature(),
+    calendly(),
+    github(),
+    gitlab(),
+    intercom(),
+    lemonSqueezy(),
+    linear(),
+    mux(),
+    paddle(),
+    postmark(),
+    sentry(),
+    shopify(),
+    slack(),
+    standardWebhooks(),
+    stripe(),
+    svix(),
+    typeform(),
+    vercel(),
+    workos(),
+  ];
 }
