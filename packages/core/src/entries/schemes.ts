@@ -22,6 +22,7 @@ export { shopify } from "../schemes/shopify";
 export { slack } from "../schemes/slack";
 export { standardWebhooks, svix } from "../schemes/standard-webhooks";
 export { stripe } from "../schemes/stripe";
+export { twilio } from "../schemes/twilio";
 export { parseSignatureHeader, type SignatureHeader } from "../verification/signature-header";
 export type { SignedDelivery, VerifyResult } from "../verification/signed-delivery";
 export type { VerifyOptions } from "../verification/tolerance";
