@@ -20,6 +20,7 @@ export type {
 export { serviceSignature } from "../schemes/service-signature";
 export { shopify } from "../schemes/shopify";
 export { slack } from "../schemes/slack";
+export { square } from "../schemes/square";
 export { standardWebhooks, svix } from "../schemes/standard-webhooks";
 export { stripe } from "../schemes/stripe";
 export { twilio } from "../schemes/twilio";
