@@ -8,6 +8,7 @@ export { defineScheme, type SchemeParts } from "../schemes/define";
 export { ed25519PublicKey } from "../schemes/ed25519";
 export { github } from "../schemes/github";
 export { malformed, noSignature, requiredHeader, timestampOf } from "../schemes/headers";
+export { hubspot } from "../schemes/hubspot";
 export type {
   EventsByType,
   GitHubEvents,
