@@ -9,6 +9,7 @@ export { ed25519PublicKey } from "../schemes/ed25519";
 export { github } from "../schemes/github";
 export { malformed, noSignature, requiredHeader, timestampOf } from "../schemes/headers";
 export { hubspot } from "../schemes/hubspot";
+export { plivo } from "../schemes/plivo";
 export type {
   EventsByType,
   GitHubEvents,
