@@ -11,11 +11,13 @@ export { ed25519PublicKey } from "../schemes/ed25519";
 export { github } from "../schemes/github";
 export { gitlab } from "../schemes/gitlab";
 export { malformed, noSignature, requiredHeader, timestampOf } from "../schemes/headers";
+export { hubspot } from "../schemes/hubspot";
 export { intercom } from "../schemes/intercom";
 export { lemonSqueezy } from "../schemes/lemon-squeezy";
 export { linear } from "../schemes/linear";
 export { mux } from "../schemes/mux";
 export { paddle } from "../schemes/paddle";
+export { plivo } from "../schemes/plivo";
 export { postmark } from "../schemes/postmark";
 export type {
   EventsByType,
@@ -32,8 +34,10 @@ export { serviceSignature } from "../schemes/service-signature";
 export { shopify } from "../schemes/shopify";
 export { signingBytes, signingTime } from "../schemes/sign-helpers";
 export { slack } from "../schemes/slack";
+export { square } from "../schemes/square";
 export { standardWebhooks, svix } from "../schemes/standard-webhooks";
 export { stripe } from "../schemes/stripe";
+export { twilio } from "../schemes/twilio";
 export { typeform } from "../schemes/typeform";
 export { vercel } from "../schemes/vercel";
 export { workos } from "../schemes/workos";

@@ -1,19 +1,23 @@
 import { calendly } from "./calendly";
 import { github } from "./github";
 import { gitlab } from "./gitlab";
+import { hubspot } from "./hubspot";
 import { intercom } from "./intercom";
 import { lemonSqueezy } from "./lemon-squeezy";
 import { linear } from "./linear";
 import { mux } from "./mux";
 import { paddle } from "./paddle";
+import { plivo } from "./plivo";
 import { postmark } from "./postmark";
 import type { Scheme } from "./scheme";
 import { sentry } from "./sentry";
 import { serviceSignature } from "./service-signature";
 import { shopify } from "./shopify";
 import { slack } from "./slack";
+import { square } from "./square";
 import { standardWebhooks, svix } from "./standard-webhooks";
 import { stripe } from "./stripe";
+import { twilio } from "./twilio";
 import { typeform } from "./typeform";
 import { vercel } from "./vercel";
 import { workos } from "./workos";
@@ -35,18 +39,22 @@ export function catalogue(): readonly Scheme[] {
     calendly(),
     github(),
     gitlab(),
+    hubspot(),
     intercom(),
     lemonSqueezy(),
     linear(),
     mux(),
     paddle(),
+    plivo(),
     postmark(),
     sentry(),
     shopify(),
     slack(),
+    square(),
     standardWebhooks(),
     stripe(),
     svix(),
+    twilio(),
     typeform(),
     vercel(),
     workos(),
