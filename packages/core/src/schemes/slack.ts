@@ -31,6 +31,17 @@ function slackType(event: DeliveryEvent): string | undefined {
  */
 export const SLACK: Scheme = /* @__PURE__ */ defineScheme({
   name: "slack",
+  about: {
+    sender: "Slack (Events API)",
+    docs: "https://api.slack.com/authentication/verifying-requests-from-slack",
+    headers: [HEADER, "x-slack-request-timestamp"],
+    signs: "HMAC-SHA256 of `v0:<X-Slack-Request-Timestamp>:<body>`, hex, as `v0=<hex>`",
+    secret: "the app's signing secret, its UTF-8 bytes as the HMAC key",
+    replay: "5 minutes, from `X-Slack-Request-Timestamp`",
+    dedup: { key: "the payload's `event_id` (signed)", signed: true },
+    handshake: "`url_verification`: its `challenge`, once verified",
+    testedAgainst: "`@slack/bolt` 5 (`verifySlackRequest`): Slack's documented algorithm signs, the SDK verifies ours",
+  },
   signatureHeader: HEADER,
   read(payload, headers, secrets, toleranceSeconds) {
     const value = requiredHeader(headers, HEADER, DISPLAY);
