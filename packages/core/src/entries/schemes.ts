@@ -4,10 +4,14 @@
 export { type HmacAlgorithm, hmacMatchers } from "../crypto/hmac-matchers";
 export type { Matchers, SecretFormat, SignatureMatch, SignedContent } from "../crypto/signed-content";
 export { answer } from "../schemes/answer";
+export { clerk } from "../schemes/clerk";
 export { defineScheme, type SchemeParts } from "../schemes/define";
 export { ed25519PublicKey } from "../schemes/ed25519";
 export { github } from "../schemes/github";
 export { malformed, noSignature, requiredHeader, timestampOf } from "../schemes/headers";
+export { liveblocks } from "../schemes/liveblocks";
+export { polar } from "../schemes/polar";
+export { resend } from "../schemes/resend";
 export type {
   EventsByType,
   GitHubEvents,

@@ -2,7 +2,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { WebhookVerificationError } from "../../src/entries";
 import {
+  clerk,
   github,
+  liveblocks,
+  polar,
+  resend,
   type Scheme,
   serviceSignature,
   shopify,
@@ -20,6 +24,10 @@ const SCHEMES: readonly [Scheme, string][] = [
   [github(), "github secret"],
   [shopify(), "shpss_secret"],
   [slack(), "slack signing secret"],
+  [clerk(), "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"],
+  [resend(), "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"],
+  [polar(), "polar_whs_PC8ViaeyUNK7tJMWr8IImhf1Uhjcnqn1lxZnm1BrbGg"],
+  [liveblocks(), "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"],
 ];
 
 const NOW = 1_800_000_000;
