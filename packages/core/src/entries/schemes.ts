@@ -6,10 +6,13 @@ export type { Matchers, SecretFormat, SignatureMatch, SignedContent } from "../c
 export { answer } from "../schemes/answer";
 export { clerk } from "../schemes/clerk";
 export { defineScheme, type SchemeParts } from "../schemes/define";
+export { dropbox } from "../schemes/dropbox";
 export { ed25519PublicKey } from "../schemes/ed25519";
 export { github } from "../schemes/github";
 export { malformed, noSignature, requiredHeader, timestampOf } from "../schemes/headers";
+export { type LineEvents, line } from "../schemes/line";
 export { liveblocks } from "../schemes/liveblocks";
+export { meta } from "../schemes/meta";
 export { polar } from "../schemes/polar";
 export { resend } from "../schemes/resend";
 export type {

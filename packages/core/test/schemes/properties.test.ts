@@ -3,8 +3,11 @@ import { describe, expect, it } from "vitest";
 import { WebhookVerificationError } from "../../src/entries";
 import {
   clerk,
+  dropbox,
   github,
+  line,
   liveblocks,
+  meta,
   polar,
   resend,
   type Scheme,
@@ -28,6 +31,9 @@ const SCHEMES: readonly [Scheme, string][] = [
   [resend(), "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"],
   [polar(), "polar_whs_PC8ViaeyUNK7tJMWr8IImhf1Uhjcnqn1lxZnm1BrbGg"],
   [liveblocks(), "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"],
+  [line(), "line channel secret"],
+  [meta(), "meta app secret"],
+  [dropbox(), "dropbox app secret"],
 ];
 
 const NOW = 1_800_000_000;
