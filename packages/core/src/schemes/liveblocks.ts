@@ -6,8 +6,8 @@ import { STANDARD, standardScheme, WHSEC } from "./standard-webhooks";
 /** `whsec_<base64>` with its prefix, as `@liveblocks/node`'s `WebhookHandler` requires; the decoded bytes are the key. */
 const LIVEBLOCKS_SECRET: SecretFormat = {
   keyBytes: (secret) => (secret.startsWith("whsec_") ? WHSEC.keyBytes(secret) : undefined),
-  nodeKeys: new Map(),
-  webKeys: new Map(),
+  nodeKeys: /* @__PURE__ */ new Map(),
+  webKeys: /* @__PURE__ */ new Map(),
 };
 
 /**
@@ -19,7 +19,7 @@ export const LIVEBLOCKS: Scheme = /* @__PURE__ */ standardScheme({
   about: {
     sender: "Liveblocks",
     docs: "https://liveblocks.io/docs/platform/webhooks",
-    headers: [STANDARD.signature, STANDARD.id, STANDARD.timestamp],
+    headers: ["webhook-signature", "webhook-id", "webhook-timestamp"],
     signs: "HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, base64, as `v1,<base64>` (Standard Webhooks)",
     secret: "`whsec_<base64>` (the prefix required), the decoded bytes as the HMAC key",
     replay: "5 minutes, from `webhook-timestamp`",

@@ -48,7 +48,7 @@ export const POLAR: Scheme = /* @__PURE__ */ standardScheme({
   about: {
     sender: "Polar",
     docs: "https://polar.sh/docs/integrate/webhooks/delivery",
-    headers: [STANDARD.signature, STANDARD.id, STANDARD.timestamp],
+    headers: ["webhook-signature", "webhook-id", "webhook-timestamp"],
     signs: "HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, base64, as `v1,<base64>` (Standard Webhooks)",
     secret:
       "`polar_whs_…` (or any text), the whole string's UTF-8 bytes as the HMAC key; a `whsec_<base64>` one also decoded; an access token is refused",

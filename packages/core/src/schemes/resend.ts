@@ -12,7 +12,7 @@ export const RESEND: Scheme = /* @__PURE__ */ standardScheme({
   about: {
     sender: "Resend",
     docs: "https://resend.com/docs/webhooks/verify-webhooks-requests",
-    headers: [SVIX.signature, SVIX.id, SVIX.timestamp],
+    headers: ["svix-signature", "svix-id", "svix-timestamp"],
     signs: "HMAC-SHA256 of `<svix-id>.<svix-timestamp>.<body>`, base64, as `v1,<base64>` (Standard Webhooks, via Svix)",
     secret: "`whsec_<base64>`, the decoded bytes as the HMAC key",
     replay: "5 minutes, from `svix-timestamp`",
@@ -21,7 +21,7 @@ export const RESEND: Scheme = /* @__PURE__ */ standardScheme({
   },
   names: SVIX,
   format: WHSEC,
-  secretKind: whsecSecretKind("Resend"),
+  secretKind: /* @__PURE__ */ whsecSecretKind("Resend"),
 });
 
 /**

@@ -29,8 +29,8 @@ export const WHSEC: SecretFormat = {
       return undefined;
     }
   },
-  nodeKeys: new Map(),
-  webKeys: new Map(),
+  nodeKeys: /* @__PURE__ */ new Map(),
+  webKeys: /* @__PURE__ */ new Map(),
 };
 
 /** A `whpk_` public key verifies `v1a` (ed25519); a `whsec_<base64>` secret `v1` (HMAC); nothing else verifies. */
@@ -221,7 +221,7 @@ const STANDARD_WEBHOOKS = /* @__PURE__ */ standardScheme({
   about: {
     sender: "Standard Webhooks",
     docs: "https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md",
-    headers: [STANDARD.signature, STANDARD.id, STANDARD.timestamp],
+    headers: ["webhook-signature", "webhook-id", "webhook-timestamp"],
     signs:
       "HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, base64, as `v1,<base64>`; or ed25519 of the same, as `v1a,<base64>`; several, space-separated",
     secret:
@@ -241,7 +241,7 @@ const SVIX_SCHEME = /* @__PURE__ */ standardScheme({
   about: {
     sender: "Svix",
     docs: "https://docs.svix.com/receiving/verifying-payloads/how-manual",
-    headers: [SVIX.signature, SVIX.id, SVIX.timestamp],
+    headers: ["svix-signature", "svix-id", "svix-timestamp"],
     signs: "HMAC-SHA256 of `<svix-id>.<svix-timestamp>.<body>`, base64, as `v1,<base64>`; several, space-separated",
     secret: "`whsec_<base64>` (the prefix optional), the decoded bytes as the HMAC key",
     replay: "5 minutes, from `svix-timestamp`",
