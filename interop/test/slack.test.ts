@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { isValidSlackRequest } from "@slack/bolt";
+import { createReceiver } from "@tidings/core";
 import { slack } from "@tidings/core/schemes";
 import { describe, expect, it } from "vitest";
 import { describeSender } from "./harness";
@@ -92,5 +93,28 @@ describe("Slack forms, beyond the shared checks", () => {
     expect(scheme.respond?.(event, { secret: SECRET })?.body).toContain(
       "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P",
     );
+  });
+});
+
+describe("Slack's url_verification", () => {
+  it("is answered with its challenge once verified, and runs no handler", async () => {
+    const seen: string[] = [];
+    const receiver = createReceiver({ scheme: slack(), secret: SECRET }).onAny((_event, ctx) => {
+      seen.push(ctx.type);
+    });
+    const body = JSON.stringify({
+      type: "url_verification",
+      token: "t",
+      challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P",
+    });
+    const result = await receiver.receive({
+      rawBody: Buffer.from(body),
+      headers: slackHeaders(body, SECRET, Math.floor(Date.now() / 1000)),
+    });
+    expect(result.status).toBe(200);
+    expect(JSON.parse(String(result.body))).toEqual({
+      challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P",
+    });
+    expect(seen).toEqual([]);
   });
 });

@@ -6,7 +6,9 @@ export type { Matchers, SecretFormat, SignatureMatch, SignedContent } from "../c
 export { answer } from "../schemes/answer";
 export { calendly } from "../schemes/calendly";
 export { catalogue } from "../schemes/catalogue";
+export { clerk } from "../schemes/clerk";
 export { defineScheme, type SchemeParts } from "../schemes/define";
+export { dropbox } from "../schemes/dropbox";
 export { ed25519PublicKey } from "../schemes/ed25519";
 export { github } from "../schemes/github";
 export { gitlab } from "../schemes/gitlab";
@@ -14,11 +16,16 @@ export { malformed, noSignature, requiredHeader, timestampOf } from "../schemes/
 export { hubspot } from "../schemes/hubspot";
 export { intercom } from "../schemes/intercom";
 export { lemonSqueezy } from "../schemes/lemon-squeezy";
+export { type LineEvents, line } from "../schemes/line";
 export { linear } from "../schemes/linear";
+export { liveblocks } from "../schemes/liveblocks";
+export { meta } from "../schemes/meta";
 export { mux } from "../schemes/mux";
 export { paddle } from "../schemes/paddle";
 export { plivo } from "../schemes/plivo";
+export { polar } from "../schemes/polar";
 export { postmark } from "../schemes/postmark";
+export { resend } from "../schemes/resend";
 export type {
   EventsByType,
   GitHubEvents,

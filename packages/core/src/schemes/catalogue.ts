@@ -1,14 +1,21 @@
 import { calendly } from "./calendly";
+import { clerk } from "./clerk";
+import { dropbox } from "./dropbox";
 import { github } from "./github";
 import { gitlab } from "./gitlab";
 import { hubspot } from "./hubspot";
 import { intercom } from "./intercom";
 import { lemonSqueezy } from "./lemon-squeezy";
+import { line } from "./line";
 import { linear } from "./linear";
+import { liveblocks } from "./liveblocks";
+import { meta } from "./meta";
 import { mux } from "./mux";
 import { paddle } from "./paddle";
 import { plivo } from "./plivo";
+import { polar } from "./polar";
 import { postmark } from "./postmark";
+import { resend } from "./resend";
 import type { Scheme } from "./scheme";
 import { sentry } from "./sentry";
 import { serviceSignature } from "./service-signature";
@@ -37,16 +44,23 @@ export function catalogue(): readonly Scheme[] {
   return [
     serviceSignature(),
     calendly(),
+    clerk(),
+    dropbox(),
     github(),
     gitlab(),
     hubspot(),
     intercom(),
     lemonSqueezy(),
+    line(),
     linear(),
+    liveblocks(),
+    meta(),
     mux(),
     paddle(),
     plivo(),
+    polar(),
     postmark(),
+    resend(),
     sentry(),
     shopify(),
     slack(),

@@ -73,7 +73,8 @@ export const SLACK: Scheme = /* @__PURE__ */ defineScheme({
     replay: "5 minutes, from `X-Slack-Request-Timestamp`",
     dedup: { key: "`event_id` (Events API), `trigger_id` (commands, interactions); else the signature", signed: true },
     handshake: "`url_verification`: its `challenge`, once verified",
-    testedAgainst: "`@slack/bolt` 5: both directions (verifySlackRequest), JSON and form bodies",
+    testedAgainst:
+      "`@slack/bolt` 5 (`verifySlackRequest`, `isValidSlackRequest`): Slack's documented algorithm signs, the SDK verifies ours; JSON and form bodies",
   },
   read(payload, headers, secrets, toleranceSeconds) {
     const value = requiredHeader(headers, HEADER, DISPLAY);

@@ -3,11 +3,18 @@ import { describe, expect, it } from "vitest";
 import { WebhookVerificationError } from "../../src/entries";
 import {
   calendly,
+  clerk,
+  dropbox,
   github,
   intercom,
   lemonSqueezy,
+  line,
+  liveblocks,
+  meta,
   mux,
   paddle,
+  polar,
+  resend,
   type Scheme,
   sentry,
   serviceSignature,
@@ -38,6 +45,13 @@ const SCHEMES: readonly [Scheme, string][] = [
   [typeform(), "typeform secret"],
   [intercom(), "intercom client secret"],
   [vercel(), "vercel webhook secret"],
+  [clerk(), "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"],
+  [resend(), "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"],
+  [polar(), "polar_whs_PC8ViaeyUNK7tJMWr8IImhf1Uhjcnqn1lxZnm1BrbGg"],
+  [liveblocks(), "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"],
+  [line(), "line channel secret"],
+  [meta(), "meta app secret"],
+  [dropbox(), "dropbox app secret"],
 ];
 
 const NOW = 1_800_000_000;
