@@ -32,13 +32,15 @@ function calendlyId(event: DeliveryEvent): string | undefined {
  */
 export const CALENDLY: Scheme = /* @__PURE__ */ defineScheme({
   name: "calendly",
+  toleranceSeconds: 180,
   about: {
     sender: "Calendly",
     docs: "https://developer.calendly.com/api-docs/overview/webhooks/webhook-signatures",
     headers: [HEADER],
     signs: "HMAC-SHA256 of `<t>.<body>`, hex, in `v1`",
     secret: "the webhook signing key (yours, or the OAuth app's), its UTF-8 bytes",
-    replay: "the Receiver's `toleranceSeconds` (default 5 minutes) from `t`; Calendly's sample code allows 3 minutes",
+    replay:
+      "3 minutes from `t`, as Calendly's documented sample checks; a `toleranceSeconds` given to the Receiver wins",
     dedup: { key: "the body's `event`, `created_at` and `payload.uri`", signed: true },
     testedAgainst: "Calendly's documented algorithm, written out in the test (Calendly publishes no verifying SDK)",
   },

@@ -52,14 +52,14 @@ function linearType(event: DeliveryEvent): string | undefined {
  */
 export const LINEAR: Scheme = /* @__PURE__ */ defineScheme({
   name: "linear",
+  toleranceSeconds: 60,
   about: {
     sender: "Linear",
     docs: "https://linear.app/developers/webhooks",
     headers: [HEADER],
     signs: "HMAC-SHA256 of the body, hex; the time is the body's `webhookTimestamp` (ms)",
     secret: "the webhook's signing secret, its UTF-8 bytes",
-    replay:
-      "the Receiver's `toleranceSeconds` (default 5 minutes) from `webhookTimestamp`; Linear's SDK allows 1 minute",
+    replay: "1 minute from `webhookTimestamp`, as Linear's SDK checks; a `toleranceSeconds` given to the Receiver wins",
     dedup: { key: "the signature (no event id survives a retry)", signed: true },
     testedAgainst: "`@linear/sdk` 98 (`LinearWebhookClient.verify`, `parseData`): both directions",
   },

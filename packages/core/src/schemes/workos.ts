@@ -20,13 +20,14 @@ const API_KEY = /^sk_(test|live)_/;
  */
 export const WORKOS: Scheme = /* @__PURE__ */ defineScheme({
   name: "workos",
+  toleranceSeconds: 180,
   about: {
     sender: "WorkOS",
     docs: "https://workos.com/docs/events/data-syncing/webhooks",
     headers: [HEADER],
     signs: "HMAC-SHA256 of `<t>.<body>`, hex, in `v1`; `t` in milliseconds",
     secret: "the webhook endpoint's secret, its UTF-8 bytes; an API key (`sk_…`) is refused",
-    replay: "the Receiver's `toleranceSeconds` (default 5 minutes) from `t`; WorkOS's SDK allows 3 minutes",
+    replay: "3 minutes from `t`, as WorkOS's SDK checks; a `toleranceSeconds` given to the Receiver wins",
     dedup: { key: "the body's `id`", signed: true },
     testedAgainst: "`@workos-inc/node` 11 (`webhooks.constructEvent`, `computeSignature`): both directions",
   },

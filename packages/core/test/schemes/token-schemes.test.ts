@@ -36,11 +36,15 @@ describe.each(SCHEMES.map(([scheme, secret]) => ({ name: scheme.name, scheme, se
 
     it("refuses any other token with signature_mismatch, sync and async", async () => {
       await fc.assert(
-        fc.asyncProperty(fc.string({ minLength: 1 }), async (suffix) => {
-          const headers = scheme.sign("{}", `${secret}${suffix}`);
-          expect(await codeOf(() => scheme.verify("{}", headers, secret))).toBe("signature_mismatch");
-          expect(await codeOf(() => scheme.verifyAsync("{}", headers, secret))).toBe("signature_mismatch");
-        }),
+        // A suffix of blanks alone is no other token: HTTP trims a header's value, and so does the scheme.
+        fc.asyncProperty(
+          fc.string({ minLength: 1 }).filter((suffix) => suffix.trim() !== ""),
+          async (suffix) => {
+            const headers = scheme.sign("{}", `${secret}${suffix}`);
+            expect(await codeOf(() => scheme.verify("{}", headers, secret))).toBe("signature_mismatch");
+            expect(await codeOf(() => scheme.verifyAsync("{}", headers, secret))).toBe("signature_mismatch");
+          },
+        ),
         { numRuns: NUM_RUNS },
       );
     });
