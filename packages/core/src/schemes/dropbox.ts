@@ -1,5 +1,7 @@
 import type { EventMap } from "../event-map";
 import { isHexSha256 } from "../verification/formats";
+import { answer } from "./answer";
+import { echoable, getQuery } from "./challenge";
 import { defineScheme } from "./define";
 import { noSignature, requiredHeader } from "./headers";
 import type { Scheme } from "./scheme";
@@ -10,8 +12,8 @@ const DISPLAY = "X-Dropbox-Signature";
 
 /**
  * Dropbox (dropbox.com/developers/reference/webhooks), POST notifications: `X-Dropbox-Signature: <hex HMAC-SHA256 of
- * the body>`, keyed by the app secret (UTF-8), no time signed. The GET verification request (`?challenge=`) is not
- * read here.
+ * the body>`, keyed by the app secret (UTF-8), no time signed. The GET verification request (`?challenge=<token>`)
+ * is answered with the token, as text/plain, when the route takes GET as well as POST.
  *
  * A notification only says which accounts changed (`{ "list_folder": { "accounts": [...] } }`): the app then fetches
  * the changes with its cursor. It carries no id, and the next change of the same accounts is the same body, so no
@@ -32,7 +34,7 @@ export const DROPBOX: Scheme = /* @__PURE__ */ defineScheme({
       key: "none: a notification has no id, and the next change of the same accounts repeats its body",
       signed: false,
     },
-    handshake: "none yet: the GET verification request (`?challenge=`) is answered outside the scheme",
+    handshake: "GET `?challenge=`: echoed as text/plain (the route must take GET too)",
     testedAgainst: "Dropbox's documented algorithm (its SDK has no webhook code): both directions",
   },
   signatureHeader: HEADER,
@@ -45,6 +47,10 @@ export const DROPBOX: Scheme = /* @__PURE__ */ defineScheme({
   typeOf: (event) =>
     typeof event.list_folder === "object" && event.list_folder !== null ? "list_folder" : "notification",
   idOf: () => `dropbox:${globalThis.crypto.randomUUID()}`,
+  handshake(request) {
+    const challenge = getQuery(request)?.get("challenge");
+    return echoable(challenge) ? answer(challenge, "text/plain; charset=utf-8") : undefined;
+  },
   sign(payload, secret) {
     return { [HEADER]: hmac(secret, "", signingBytes(payload, secret)).toString("hex") };
   },
