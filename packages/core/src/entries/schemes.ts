@@ -5,6 +5,7 @@ export { type HmacAlgorithm, hmacMatchers } from "../crypto/hmac-matchers";
 export type { Matchers, SecretFormat, SignatureMatch, SignedContent } from "../crypto/signed-content";
 export { answer } from "../schemes/answer";
 export { defineScheme, type SchemeParts } from "../schemes/define";
+export { discord, discordPublicKey } from "../schemes/discord";
 export { ed25519PublicKey } from "../schemes/ed25519";
 export { github } from "../schemes/github";
 export { malformed, noSignature, requiredHeader, timestampOf } from "../schemes/headers";
@@ -17,11 +18,13 @@ export type {
   SecretKind,
   SignedRequest,
 } from "../schemes/scheme";
+export { type SendGridBatch, sendgrid } from "../schemes/sendgrid";
 export { serviceSignature } from "../schemes/service-signature";
 export { shopify } from "../schemes/shopify";
 export { slack } from "../schemes/slack";
 export { standardWebhooks, svix } from "../schemes/standard-webhooks";
 export { stripe } from "../schemes/stripe";
+export { telnyx } from "../schemes/telnyx";
 export { parseSignatureHeader, type SignatureHeader } from "../verification/signature-header";
 export type { SignedDelivery, VerifyResult } from "../verification/signed-delivery";
 export type { VerifyOptions } from "../verification/tolerance";
