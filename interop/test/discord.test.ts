@@ -1,6 +1,6 @@
 // Discord signs with ed25519 and discord-interactions only verifies: the test makes a key pair, signs as Discord
 // documents (timestamp + body, hex), and `verifyKey` checks what Tidings signs.
-import { generateKeyPairSync, sign as edSign } from "node:crypto";
+import { sign as edSign, generateKeyPairSync } from "node:crypto";
 import { createReceiver } from "@tidings/core";
 import { discord, discordPublicKey } from "@tidings/core/schemes";
 import { verifyKey } from "discord-interactions";

@@ -1,6 +1,6 @@
 // SendGrid signs with ECDSA P-256; @sendgrid/eventwebhook only verifies. The test makes a key pair and signs as SendGrid
 // documents (timestamp + body, SHA-256, base64 DER).
-import { generateKeyPairSync, sign as ecSign } from "node:crypto";
+import { sign as ecSign, generateKeyPairSync } from "node:crypto";
 import { EventWebhook } from "@sendgrid/eventwebhook";
 import { createReceiver } from "@tidings/core";
 import { github, sendgrid } from "@tidings/core/schemes";

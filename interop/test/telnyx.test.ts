@@ -1,6 +1,6 @@
 // Telnyx signs with ed25519; the `telnyx` SDK verifies (`webhooks.unwrap`). The test makes a key pair and signs as
 // Telnyx documents (`<timestamp>|<body>`, base64).
-import { generateKeyPairSync, sign as edSign } from "node:crypto";
+import { sign as edSign, generateKeyPairSync } from "node:crypto";
 import { telnyx } from "@tidings/core/schemes";
 import Telnyx from "telnyx";
 import { describeSender } from "./harness";

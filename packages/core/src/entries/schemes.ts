@@ -9,6 +9,7 @@ export { discord, discordPublicKey } from "../schemes/discord";
 export { ed25519PublicKey } from "../schemes/ed25519";
 export { github } from "../schemes/github";
 export { malformed, noSignature, requiredHeader, timestampOf } from "../schemes/headers";
+export { qstash } from "../schemes/qstash";
 export type {
   EventsByType,
   GitHubEvents,
@@ -25,6 +26,9 @@ export { slack } from "../schemes/slack";
 export { standardWebhooks, svix } from "../schemes/standard-webhooks";
 export { stripe } from "../schemes/stripe";
 export { telnyx } from "../schemes/telnyx";
+export { twitch } from "../schemes/twitch";
+export { vonage } from "../schemes/vonage";
+export { zoom } from "../schemes/zoom";
 export { parseSignatureHeader, type SignatureHeader } from "../verification/signature-header";
 export type { SignedDelivery, VerifyResult } from "../verification/signed-delivery";
 export type { VerifyOptions } from "../verification/tolerance";
