@@ -3,12 +3,14 @@
 
 export { type HmacAlgorithm, hmacMatchers } from "../crypto/hmac-matchers";
 export type { Matchers, SecretFormat, SignatureMatch, SignedContent } from "../crypto/signed-content";
+export { adyen } from "../schemes/adyen";
 export { answer } from "../schemes/answer";
 export { defineScheme, type SchemeParts } from "../schemes/define";
 export { discord, discordPublicKey } from "../schemes/discord";
 export { ed25519PublicKey } from "../schemes/ed25519";
 export { github } from "../schemes/github";
 export { malformed, noSignature, requiredHeader, timestampOf } from "../schemes/headers";
+export { mailgun } from "../schemes/mailgun";
 export { qstash } from "../schemes/qstash";
 export type {
   EventsByType,
