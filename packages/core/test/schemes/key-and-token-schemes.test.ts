@@ -141,7 +141,7 @@ describe.each(SCHEMES.map((entry) => ({ name: entry.scheme.name, ...entry })))(
 );
 
 describe("secrets are bound to what they verify", () => {
-  const KEYS = [p256.verifying, p256.pem, ed25519Spki, "whpk_" + ed25519Pair().raw.toString("base64")];
+  const KEYS = [p256.verifying, p256.pem, ed25519Spki, `whpk_${ed25519Pair().raw.toString("base64")}`];
 
   it("a public key given to an HMAC scheme is refused at createReceiver with a TypeError", () => {
     for (const scheme of [github(), slack(), zoom(), twitch(), vonage(), qstash(), mailgun()]) {
@@ -195,7 +195,7 @@ describe("a forged delivery to an endpoint holding many keys", () => {
   const forged: Record<string, Record<string, string>> = {
     discord: { "x-signature-ed25519": "ab".repeat(64), "x-signature-timestamp": String(NOW) },
     telnyx: {
-      "telnyx-signature-ed25519": `${randomBytes(63).toString("base64")}AA==`.slice(0, 86) + "==",
+      "telnyx-signature-ed25519": `${`${randomBytes(63).toString("base64")}AA==`.slice(0, 86)}==`,
       "telnyx-timestamp": String(NOW),
     },
     sendgrid: {
