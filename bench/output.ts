@@ -16,14 +16,34 @@ export const CHARTS_FOLDER = "bench-charts";
 export const chartsDir = (out: string) => join(dirname(out), CHARTS_FOLDER);
 const resultsFile = (dir: string, suite: SuiteName) => join(dir, `${suite}.json`);
 
-/** JSON as the repository's formatter writes it: a key a line, arrays of numbers or strings on one line if they fit. */
+const LINE_WIDTH = 120;
+
+/** Numbers as many to a line as fit, a comma after each but the last: how the formatter lays out a long number array. */
+function fill(indent: string, items: readonly string[]): string {
+  const lines: string[] = [];
+  let line = "";
+  items.forEach((item, index) => {
+    const piece = index < items.length - 1 ? `${item},` : item;
+    if (line !== "" && line.length + 1 + piece.length > LINE_WIDTH) {
+      lines.push(line);
+      line = "";
+    }
+    line = line === "" ? `${indent}  ${piece}` : `${line} ${piece}`;
+  });
+  return [...lines, line].join("\n");
+}
+
+/**
+ * JSON as the repository's formatter writes it: a key a line, arrays of numbers or strings on one line if they fit, a
+ * longer array of numbers filling lines.
+ */
 function json(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(/^( *)(.*)\[\n([^[\]{}]*?)\n *\]/gm, (whole, indent, head, items) => {
-    const inline = `${indent}${head}[${items
-      .trim()
-      .split(/,\n\s*/)
-      .join(", ")}]`;
-    return inline.length <= 120 ? inline : whole;
+  return JSON.stringify(value, null, 2).replace(/^( *)(.*)\[\n([^[\]{}]*?)\n *\]/gm, (whole, indent, head, text) => {
+    const items = text.trim().split(/,\n\s*/);
+    const inline = `${indent}${head}[${items.join(", ")}]`;
+    if (inline.length <= LINE_WIDTH) return inline;
+    const numbers = items.every((item: string) => /^-?[\d.eE+-]+$/.test(item));
+    return numbers ? `${indent}${head}[\n${fill(indent, items)}\n${indent}]` : whole;
   });
 }
 

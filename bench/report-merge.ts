@@ -4,8 +4,8 @@
  * added at the end; its rows of the Targets tables replace the rows of the same target and the others stay, cell by
  * cell where a row joins two suites' figures (a cell the run left empty, "not run" or "n/a" keeps the existing one);
  * its errors replace the errors of the suites it ran; the machine table gets one row saying when and how that run
- * was made; the text above the first section, which no measurement changes, is the run's. Everything else is the
- * existing report's.
+ * was made; the text above the first section and above the first Targets table, which no measurement changes, is the
+ * run's. Everything else is the existing report's.
  */
 
 interface Section {
@@ -66,8 +66,13 @@ function mergeRows(lines: string[], header: string, rows: readonly string[]): bo
   return true;
 }
 
-/** Merges each table of `from` into the table of `into` with the same header, or appends it with the text above it. */
+/**
+ * Takes `from`'s text above its first table (how targets are judged: no measurement changes it), then merges each table
+ * of `from` into the table of `into` with the same header, or appends it with the text above it.
+ */
 function mergeTargets(into: Section, from: Section): void {
+  const [intoFirst, fromFirst] = [tables(into.lines)[0], tables(from.lines)[0]];
+  if (intoFirst && fromFirst) into.lines.splice(1, intoFirst.header - 1, ...from.lines.slice(1, fromFirst.header));
   let textStart = 1;
   for (const { header, end } of tables(from.lines)) {
     const headerLine = from.lines[header] ?? "";

@@ -144,11 +144,12 @@ function targetsSection(report: RunReport): string {
     ...hostileTargets(report.hostile),
     ...queueTargets(report.queue),
   ];
-  const status = (met: boolean | undefined) => (met === undefined ? "n/a" : met ? "met" : "**missed**");
+  // Not "n/a": a folded run keeps an existing row's cell where the run's says "n/a", and undecided is a verdict.
+  const status = (met: boolean | undefined) => (met === undefined ? "undecided" : met ? "met" : "**missed**");
   return [
     "## Targets",
     "",
-    "Medians over rounds, with the min–max of the rounds in parentheses. A target is judged on the median; noisy rounds show in the range.",
+    "Medians over rounds, with the min–max of the rounds in parentheses. A target is judged on the median, noisy rounds showing in the range, except where its row says otherwise: group commit is decided only when every round falls on the same side of its target (undecided otherwise).",
     "",
     table(
       "target | measured | status",

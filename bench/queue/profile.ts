@@ -3,7 +3,7 @@
  * change to packages/bullmq or packages/pg-boss:
  *   npm run profile:queue --workspace @tidings/bench -- bullmq enqueue      (ideal route, then adapter + enqueueTo)
  *   npm run profile:queue --workspace @tidings/bench -- pg-boss worker --functions    (bare worker, then ours)
- *   npm run profile:queue --workspace @tidings/bench -- pg-boss batching    (answered/s at 32 connections, no callgrind)
+ *   npm run profile:queue --workspace @tidings/bench -- pg-boss batching    (group commit at 32 connections, no callgrind)
  * `--functions`: as in profile:instructions, where the second side's extra instructions go, by function.
  */
 import { printCounted } from "../instructions/print";

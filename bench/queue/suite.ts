@@ -43,7 +43,7 @@ export interface EngineResult {
   /** Worker: the engine's own worker (base) against createWorker (ours). */
   worker?: InstructionPair;
   endToEnd?: EndToEndResult[];
-  /** Answered/s at 32 connections: the batched enqueueTo against one add per request. */
+  /** Group commit at 32 connections: the batched enqueueTo against one add per request and the unbatched enqueueTo. */
   batching?: BatchingResult;
 }
 
@@ -97,7 +97,9 @@ export async function runQueueSuite(settings: QueueSettings, engineIds: readonly
       log(`queue ${engine.id}: worker instructions, createWorker ÷ the engine's own ${ratios(result.worker)}`);
       const client = new Child("http/client.ts", {});
       try {
-        log(`queue ${engine.id}: answered/s at 32 connections, batched enqueueTo against one add per request`);
+        log(
+          `queue ${engine.id}: group commit at 32 connections, batched enqueueTo against one add per request and unbatched`,
+        );
         result.batching = await measureBatching(engine, backend, settings, client, log);
         const { oneAddPerRequest, unbatched } = result.batching.against;
         log(

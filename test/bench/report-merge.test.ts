@@ -87,6 +87,15 @@ describe("mergeReport", () => {
     expect(merged).not.toContain("measured in a run of its own");
   });
 
+  it("takes the run's text above the targets table, which says how the targets are judged", () => {
+    const withIntro = (text: string, report: string) => report.replace("## Targets\n", `## Targets\n\n${text}\n`);
+    const merged = merge(withIntro("Judged anew.", httpRun));
+    expect(merged).toContain("## Targets\n\nJudged anew.\n\n| target | measured | status |");
+    expect(
+      mergeReport(withIntro("Judged of old.", full), withIntro("Judged anew.", httpRun), suites, undefined),
+    ).not.toContain("Judged of old.");
+  });
+
   it("replaces only the sections of the suites it ran, and records the run in the machine table", () => {
     const merged = merge(httpRun);
     expect(merged).toContain("new http figures");

@@ -1,6 +1,6 @@
 import { createReceiver, type DeliveryContext } from "@tidings/core";
 import { expect, it } from "vitest";
-import { SENDERS, type Sender, schemeOf } from "../schemes/senders";
+import { SENDERS, type Sender, schemeOf } from "./senders";
 import type { AnyReceiver, RunningApp, WireResponse } from "./target";
 
 /** What each sender sends besides the signature: the id and type headers its scheme reads. */

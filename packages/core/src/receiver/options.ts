@@ -122,7 +122,13 @@ function schemeList(scheme: Scheme | readonly Scheme[]): readonly Scheme[] {
 
 /** Checks every option once, at setup, so a misconfiguration fails at start-up rather than per delivery. */
 export function resolveReceiverOptions<Events extends EventMap>(options: ReceiverOptions<Events>) {
-  const toleranceSeconds = resolveTolerance(options);
+  const schemes = options.scheme === undefined ? [SERVICE_SIGNATURE] : schemeList(options.scheme);
+  const schemeWindows = options.toleranceSeconds === undefined;
+  // The longest window any scheme verifies with: dedup must outlast it.
+  const toleranceSeconds = Math.max(
+    resolveTolerance(options),
+    ...(schemeWindows ? schemes.map((scheme) => scheme.toleranceSeconds ?? 0) : []),
+  );
   const doneTtlMs = positiveInteger(options.doneTtlMs ?? DEFAULT_DONE_TTL_MS, "doneTtlMs");
   if (doneTtlMs < toleranceSeconds * 1000) {
     throw new TypeError("doneTtlMs must be ≥ the tolerance");
@@ -139,7 +145,6 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
   const storeOptions = { minRetentionMs: toleranceSeconds * 1000, logger, ...(options.now && { now: options.now }) };
   const { secret } = options;
   const store = options.store ?? new MemoryStore(storeOptions);
-  const schemes = options.scheme === undefined ? [SERVICE_SIGNATURE] : schemeList(options.scheme);
   return {
     // One of the two: fixed secrets, checked now against the schemes, or a resolver whose answers are checked so
     // when it answers (EndpointLookup).
@@ -151,7 +156,10 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
       "maxConcurrentDeliveries",
     ),
     nowMs: options.now ?? Date.now,
-    verifyOptions: options.now ? { toleranceSeconds, now: options.now } : { toleranceSeconds },
+    verifyOptions: options.now
+      ? { toleranceSeconds: resolveTolerance(options), now: options.now }
+      : { toleranceSeconds: resolveTolerance(options) },
+    schemeWindows,
     store,
     order: options.order && {
       rule: options.order as unknown as EventOrder<EventMap>,

@@ -46,6 +46,7 @@ export function readSigned(
       options.secrets?.values ?? NO_SECRETS,
       options.verifyOptions.toleranceSeconds,
       request,
+      options.schemeWindows,
     );
   } catch (error) {
     return reporter.failure(error);

@@ -16,5 +16,7 @@ import { handled, type ReceiveResult } from "../http/result";
  */
 export function answer(body: string, contentType?: string): ReceiveResult {
   const result = handled("accepted", body);
-  return contentType === undefined ? result : { ...result, headers: { "content-type": contentType } };
+  // Text the sender chose, echoed: never to be sniffed as HTML by a browser that is shown it.
+  const headers = { "content-type": contentType ?? "", "x-content-type-options": "nosniff" };
+  return contentType === undefined ? result : { ...result, headers };
 }

@@ -41,7 +41,10 @@ export type SchemeParts = Omit<Scheme, "verify" | "verifyAsync" | "secretKind"> 
 
 function read(scheme: Scheme, payload: unknown, headers: HeaderSource, secret: Secret, options?: VerifyOptions) {
   const secrets = normalizeSecrets(secret);
-  const toleranceSeconds = resolveTolerance(options);
+  const toleranceSeconds =
+    options?.toleranceSeconds === undefined && scheme.toleranceSeconds !== undefined
+      ? scheme.toleranceSeconds
+      : resolveTolerance(options);
   return scheme.read(requirePayloadBytes(payload), headers, secrets, toleranceSeconds, options?.request);
 }
 

@@ -1,19 +1,12 @@
 import type { EventMap } from "../event-map";
-import type { HeaderSource } from "../http/headers";
-import { isHexSha256 } from "../verification/formats";
 import { defineScheme } from "./define";
-import { malformed, noSignature, requiredHeader, typeHeader } from "./headers";
+import { malformed, typeHeader } from "./headers";
+import { HUB_HEADER, hubSignatureOf, readHubSignature, signHub } from "./hub-signature";
 import type { Scheme } from "./scheme";
-import { hmac, signingBytes } from "./sign-helpers";
 
-const HEADER = "x-hub-signature-256";
-const DISPLAY = "X-Hub-Signature-256";
 const EVENT_DISPLAY = "X-GitHub-Event";
 // GitHub's event names and actions: lower-case words joined by underscores (`pull_request`, `ready_for_review`).
 const WORD = /^[a-z0-9_]+$/;
-
-/** The signature `read` accepted: `sha256=` and 64 lower-case hex digits, one spelling per body and secret. */
-const signatureOf = (headers: HeaderSource) => requiredHeader(headers, HEADER, DISPLAY).slice(7);
 
 /**
  * GitHub (docs.github.com, "Validating webhook deliveries"): `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the
@@ -36,24 +29,26 @@ const signatureOf = (headers: HeaderSource) => requiredHeader(headers, HEADER, D
  */
 export const GITHUB: Scheme = /* @__PURE__ */ defineScheme({
   name: "github",
-  signatureHeader: HEADER,
-  read(payload, headers, secrets, toleranceSeconds) {
-    const value = requiredHeader(headers, HEADER, DISPLAY);
-    const hex = value.startsWith("sha256=") ? value.slice(7) : "";
-    if (!isHexSha256(hex)) throw noSignature(DISPLAY, "sha256=<64 lowercase hex>");
-    const content = { prefix: "", payload, signatures: [hex], label: "sha256" };
-    return { content, secrets, timestamp: undefined, toleranceSeconds };
+  about: {
+    sender: "GitHub",
+    docs: "https://docs.github.com/en/webhooks/using-webhooks/validating-webhook-deliveries",
+    headers: [HUB_HEADER, "x-github-event"],
+    signs: "HMAC-SHA256 of the body, hex, as `sha256=<hex>`",
+    secret: "any string, its UTF-8 bytes as the HMAC key",
+    replay: "none: no time is signed",
+    dedup: { key: "`github:<the hex signature>` (`X-GitHub-Delivery` is not signed, and not read)", signed: true },
+    testedAgainst: "`@octokit/webhooks-methods` 6: both directions",
   },
+  signatureHeader: HUB_HEADER,
+  read: readHubSignature,
   typeOf(event, headers) {
     const name = typeHeader(headers, "x-github-event", EVENT_DISPLAY);
     if (!WORD.test(name)) throw malformed(EVENT_DISPLAY, "an event name is lower-case letters, digits and underscores");
     const action = event.action;
     return typeof action === "string" && WORD.test(action) ? `${name}.${action}` : name;
   },
-  idOf: (_event, _body, headers) => `github:${signatureOf(headers)}`,
-  sign(payload, secret) {
-    return { [HEADER]: `sha256=${hmac(secret, "", signingBytes(payload, secret)).toString("hex")}` };
-  },
+  idOf: (_event, _body, headers) => `github:${hubSignatureOf(headers)}`,
+  sign: signHub,
 });
 
 /**

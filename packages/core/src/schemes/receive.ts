@@ -30,12 +30,15 @@ export function readDelivery(
   secrets: readonly string[],
   toleranceSeconds: number,
   request?: SignedRequest,
+  /** Whether a scheme's own window (`scheme.toleranceSeconds`) applies: no `toleranceSeconds` was given. */
+  schemeWindows = false,
 ): SchemeDelivery {
   let failure: unknown;
   const looked: string[] = [];
   for (const scheme of schemes) {
     try {
-      const signed = scheme.read(payload, headers, secrets, toleranceSeconds, request) as SchemeDelivery;
+      const window = (schemeWindows && scheme.toleranceSeconds) || toleranceSeconds;
+      const signed = scheme.read(payload, headers, secrets, window, request) as SchemeDelivery;
       signed.scheme = scheme;
       return signed;
     } catch (error) {

@@ -137,6 +137,11 @@ export interface Scheme<Events extends EventMap = EventMap> {
    * the next scheme, then `405 method_not_allowed`.
    */
   handshake?(request: HandshakeRequest): ReceiveResult | undefined;
+  /**
+   * The sender's own replay window, in seconds, where it documents one other than 5 minutes (Twitch: 10 minutes;
+   * Linear's SDK: 60 s). Used when the Receiver or `verify` is given no `toleranceSeconds`; one given wins.
+   */
+  readonly toleranceSeconds?: number | undefined;
   /** What the scheme says about its sender; every scheme of the catalogue has it. */
   readonly about?: SchemeAbout | undefined;
   /** The lower-case name of the header that carries the signature(s). */

@@ -15,6 +15,16 @@ import type { Scheme } from "./scheme";
  */
 export const SERVICE_SIGNATURE: Scheme<MessageEvents> = {
   name: "service-signature",
+  about: {
+    sender: "The messaging service",
+    docs: "https://github.com/tidings/tidings/tree/main/packages/core#the-rules",
+    headers: [SIGNATURE_HEADER],
+    signs: "HMAC-SHA256 of `<t>.<body>`, hex, as `t=<unix>,v1=<hex>` (several `v1` allowed)",
+    secret: "any string, its UTF-8 bytes as the HMAC key",
+    replay: "5 minutes, from `t`",
+    dedup: { key: "the event's `id` (signed)", signed: true },
+    testedAgainst: "the OpenSSL known-answer vectors (`test/vectors`)",
+  },
   signatureHeader: SIGNATURE_HEADER,
   read(payload, headers, secrets, toleranceSeconds) {
     const signed = parseSignedDelivery(payload, headerValue(headers, SIGNATURE_HEADER), secrets, toleranceSeconds);

@@ -27,6 +27,19 @@ const TOPIC_DISPLAY = "X-Shopify-Topic";
  */
 export const SHOPIFY: Scheme = /* @__PURE__ */ defineScheme({
   name: "shopify",
+  about: {
+    sender: "Shopify",
+    docs: "https://shopify.dev/docs/apps/build/webhooks/subscribe/https#step-5-verify-the-webhook",
+    headers: [HEADER, TOPIC],
+    signs: "HMAC-SHA256 of the body, base64",
+    secret: "the app's client secret, its UTF-8 bytes as the HMAC key",
+    replay: "none: no time is signed",
+    dedup: {
+      key: "`shopify:<topic>:<the base64 signature>` (`X-Shopify-Webhook-Id` is not signed, and not read)",
+      signed: true,
+    },
+    testedAgainst: "`@shopify/shopify-api` 15: both directions (`webhooks.validate`, and its test helper `getHmac`)",
+  },
   signatureHeader: HEADER,
   read(payload, headers, secrets, toleranceSeconds) {
     const value = requiredHeader(headers, HEADER, DISPLAY);

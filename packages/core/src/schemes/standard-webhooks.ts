@@ -10,7 +10,7 @@ import { defineScheme } from "./define";
 import { Ed25519Checks, ed25519MatchNode, ed25519MatchWeb, ed25519Sign, rawKey } from "./ed25519";
 import { malformed, noSignature, requiredValue, timestampOf } from "./headers";
 import { payloadType } from "./payload-fields";
-import type { Scheme } from "./scheme";
+import type { Scheme, SchemeAbout } from "./scheme";
 import { hmac, signingBytes, signingTime } from "./sign-helpers";
 
 const MAX_SIGNATURES = 32;
@@ -29,8 +29,8 @@ export const WHSEC: SecretFormat = {
       return undefined;
     }
   },
-  nodeKeys: new Map(),
-  webKeys: new Map(),
+  nodeKeys: /* @__PURE__ */ new Map(),
+  webKeys: /* @__PURE__ */ new Map(),
 };
 
 /** A `whpk_` public key verifies `v1a` (ed25519); a `whsec_<base64>` secret `v1` (HMAC); nothing else verifies. */
@@ -92,23 +92,65 @@ const STANDARD_MATCHERS: Matchers = {
   },
 };
 
-interface Names {
+/** The three headers a Standard Webhooks sender writes, lower-case. */
+export interface StandardNames {
   id: string;
   timestamp: string;
   signature: string;
 }
 
-function standardScheme(name: string, names: Names, fallback: Names | undefined): Scheme {
+/** The standard's ed25519 `v1a` signatures: read, matched with `whpk_` keys, and signed with `whsk_` ones. */
+interface Ed25519Parts {
+  matchers: Matchers;
+  sign(secret: string, signed: Uint8Array): string;
+}
+
+/** A sender that signs the Standard Webhooks way: its name, its headers, and how it writes its secrets. */
+export interface StandardSender {
+  name: string;
+  about: SchemeAbout;
+  names: StandardNames;
+  /** Headers read when the sender's are absent, as Svix's library reads `webhook-*` for `svix-*`. */
+  fallback?: StandardNames | undefined;
+  /** How the sender's HMAC secret becomes the key, and which secrets the scheme takes. */
+  format: SecretFormat;
+  secretKind(secret: string): SecretKind;
+  /** The sender's own matchers, where one secret may stand for more than one key (Polar's). */
+  matchers?: Matchers | undefined;
+  /** For the standard and Svix only: a named sender signs no `v1a`, so its scheme reads none. */
+  ed25519?: Ed25519Parts | undefined;
+}
+
+/** `whsec_<base64>` HMAC secrets only (the prefix optional, as in the reference library); `sender` names the rule. */
+export function whsecSecretKind(sender: string): (secret: string) => SecretKind {
+  return (secret) => {
+    if (isAsymmetricKey(secret) || WHSEC.keyBytes(secret) === undefined) {
+      throw new TypeError(`A ${sender} webhook signing secret is whsec_<base64>, as its dashboard shows it`);
+    }
+    return "hmac";
+  };
+}
+
+/**
+ * A scheme for a sender that signs as Standard Webhooks do (`v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`
+ * entries): the standard itself, Svix, and the senders that sign through them (Clerk, Resend, Polar, Liveblocks).
+ * 5-minute tolerance; dedup by the id header; the type from the payload's `type`.
+ */
+export function standardScheme(sender: StandardSender): Scheme {
+  const { names, fallback, format, ed25519: v1a } = sender;
+  const matchers = v1a?.matchers ?? sender.matchers;
   /** The field's value, from the scheme's header or else (Svix) the Standard Webhooks one, as Svix's library reads it. */
-  const fieldValue = (headers: HeaderSource, field: keyof Names) => {
+  const fieldValue = (headers: HeaderSource, field: keyof StandardNames) => {
     const value = headerValue(headers, names[field]);
     return value === undefined && fallback ? headerValue(headers, fallback[field]) : value;
   };
   /** How messages name a field's header: "svix-id (or webhook-id)" where there is a fallback. */
-  const display = (field: keyof Names) => (fallback ? `${names[field]} (or ${fallback[field]})` : names[field]);
-  const shown: Names = { id: display("id"), timestamp: display("timestamp"), signature: display("signature") };
+  const display = (field: keyof StandardNames) => (fallback ? `${names[field]} (or ${fallback[field]})` : names[field]);
+  const shown: StandardNames = { id: display("id"), timestamp: display("timestamp"), signature: display("signature") };
+  const wanted = v1a ? "v1 (HMAC-SHA256, base64) or v1a (ed25519) signature" : "v1 (HMAC-SHA256, base64) signature";
   return defineScheme({
-    name,
+    name: sender.name,
+    about: sender.about,
     signatureHeader: names.signature,
     read(payload, headers, secrets, toleranceSeconds) {
       const list = requiredValue(fieldValue(headers, "signature"), shown.signature);
@@ -125,28 +167,27 @@ function standardScheme(name: string, names: Names, fallback: Names | undefined)
         if (entry.startsWith("v1,")) {
           const value = entry.slice(3);
           if (isBase64Sha256(value)) signatures.push(value);
-        } else if (entry.startsWith("v1a,")) {
+        } else if (v1a && entry.startsWith("v1a,")) {
           const value = entry.slice(4);
           if (isBase64Ed25519(value)) ed25519.push(value);
         }
         // Other versions, and malformed values, never match: skipped, as the reference library does.
       }
-      if (signatures.length === 0 && ed25519.length === 0) {
-        throw noSignature(shown.signature, "v1 (HMAC-SHA256, base64) or v1a (ed25519) signature");
-      }
+      if (signatures.length === 0 && ed25519.length === 0) throw noSignature(shown.signature, wanted);
+      const prefix = `${id}.${timestampText}.`;
       const content: StandardContent = {
-        prefix: `${id}.${timestampText}.`,
+        prefix,
         payload,
         signatures,
         encoding: "base64",
-        format: WHSEC,
+        format,
         label: "v1",
-        matchers: STANDARD_MATCHERS,
         ed25519,
       };
+      if (matchers) content.matchers = matchers;
       return { content, secrets, timestamp, toleranceSeconds };
     },
-    secretKind: standardSecretKind,
+    secretKind: sender.secretKind,
     typeOf: payloadType,
     idOf: (_event, _body, headers) => fieldValue(headers, "id"),
     sign(payload, secret, options) {
@@ -154,19 +195,65 @@ function standardScheme(name: string, names: Names, fallback: Names | undefined)
       const timestamp = signingTime(options?.timestamp);
       const id = options?.id ?? `msg_${globalThis.crypto.randomUUID().replaceAll("-", "")}`;
       const prefix = `${id}.${timestamp}.`;
-      if (!secret.startsWith("whsk_")) standardSecretKind(secret);
-      const signature = secret.startsWith("whsk_")
-        ? `v1a,${ed25519Sign(secret, Buffer.concat([Buffer.from(prefix), bytes]))}`
-        : `v1,${hmac(secret, prefix, bytes, WHSEC).toString("base64")}`;
+      let signature: string;
+      if (v1a && secret.startsWith("whsk_")) {
+        signature = `v1a,${v1a.sign(secret, Buffer.concat([Buffer.from(prefix), bytes]))}`;
+      } else {
+        sender.secretKind(secret);
+        signature = `v1,${hmac(secret, prefix, bytes, format).toString("base64")}`;
+      }
       return { [names.id]: id, [names.timestamp]: String(timestamp), [names.signature]: signature };
     },
   });
 }
 
-const STANDARD: Names = { id: "webhook-id", timestamp: "webhook-timestamp", signature: "webhook-signature" };
-const SVIX: Names = { id: "svix-id", timestamp: "svix-timestamp", signature: "svix-signature" };
-const STANDARD_WEBHOOKS = /* @__PURE__ */ standardScheme("standard-webhooks", STANDARD, undefined);
-const SVIX_SCHEME = /* @__PURE__ */ standardScheme("svix", SVIX, STANDARD);
+export const STANDARD: StandardNames = {
+  id: "webhook-id",
+  timestamp: "webhook-timestamp",
+  signature: "webhook-signature",
+};
+export const SVIX: StandardNames = { id: "svix-id", timestamp: "svix-timestamp", signature: "svix-signature" };
+
+const V1A: Ed25519Parts = { matchers: STANDARD_MATCHERS, sign: ed25519Sign };
+
+const STANDARD_WEBHOOKS = /* @__PURE__ */ standardScheme({
+  name: "standard-webhooks",
+  about: {
+    sender: "Standard Webhooks",
+    docs: "https://github.com/standard-webhooks/standard-webhooks/blob/main/spec/standard-webhooks.md",
+    headers: ["webhook-signature", "webhook-id", "webhook-timestamp"],
+    signs:
+      "HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`, base64, as `v1,<base64>`; or ed25519 of the same, as `v1a,<base64>`; several, space-separated",
+    secret:
+      "`whsec_<base64>` (the prefix optional), the decoded bytes as the HMAC key; `whpk_<base64>`, an ed25519 public key",
+    replay: "5 minutes, from `webhook-timestamp`",
+    dedup: { key: "`webhook-id` (signed)", signed: true },
+    testedAgainst: "`standardwebhooks` 1: both directions (`v1`); `v1a` with keys made by node:crypto",
+  },
+  names: STANDARD,
+  format: WHSEC,
+  secretKind: standardSecretKind,
+  ed25519: V1A,
+});
+
+const SVIX_SCHEME = /* @__PURE__ */ standardScheme({
+  name: "svix",
+  about: {
+    sender: "Svix",
+    docs: "https://docs.svix.com/receiving/verifying-payloads/how-manual",
+    headers: ["svix-signature", "svix-id", "svix-timestamp"],
+    signs: "HMAC-SHA256 of `<svix-id>.<svix-timestamp>.<body>`, base64, as `v1,<base64>`; several, space-separated",
+    secret: "`whsec_<base64>` (the prefix optional), the decoded bytes as the HMAC key",
+    replay: "5 minutes, from `svix-timestamp`",
+    dedup: { key: "`svix-id` (signed)", signed: true },
+    testedAgainst: "`svix` 2: both directions",
+  },
+  names: SVIX,
+  fallback: STANDARD,
+  format: WHSEC,
+  secretKind: standardSecretKind,
+  ed25519: V1A,
+});
 
 /**
  * Standard Webhooks (standardwebhooks.com): `webhook-id`, `webhook-timestamp` and `webhook-signature`, a space-separated

@@ -27,6 +27,16 @@ const STRIPE_SECRET: SecretFormat = {
  */
 export const STRIPE: Scheme = /* @__PURE__ */ defineScheme({
   name: "stripe",
+  about: {
+    sender: "Stripe",
+    docs: "https://docs.stripe.com/webhooks#verify-manually",
+    headers: [HEADER],
+    signs: "HMAC-SHA256 of `<t>.<body>`, hex, as `t=<unix>,v1=<hex>` (several `v1` allowed, `v0` ignored)",
+    secret: "`whsec_…`, the whole string's UTF-8 bytes as the HMAC key (not decoded); an API key is refused",
+    replay: "5 minutes, from `t`",
+    dedup: { key: "the event's `id` (signed)", signed: true },
+    testedAgainst: "`stripe` 23: both directions (`generateTestHeaderString`, `constructEvent`)",
+  },
   signatureHeader: HEADER,
   read(payload, headers, secrets, toleranceSeconds) {
     const value = requiredHeader(headers, HEADER, "Stripe-Signature");

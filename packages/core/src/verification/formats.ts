@@ -17,5 +17,8 @@ export const isHexSha256 = (text: string): boolean => text.length === 64 && LOWE
 /** A SHA-256 digest in padded, canonical base64. */
 export const isBase64Sha256 = (text: string): boolean => text.length === 44 && BASE64_ONE_PAD.test(text);
 
+/** A SHA-1 digest (20 bytes) in padded, canonical base64: Twilio's HMAC-SHA1. */
+export const isBase64Sha1 = (text: string): boolean => text.length === 28 && BASE64_ONE_PAD.test(text);
+
 /** An ed25519 signature (64 bytes) in padded, canonical base64. */
 export const isBase64Ed25519 = (text: string): boolean => text.length === 88 && BASE64_TWO_PADS.test(text);

@@ -1,0 +1,103 @@
+import { base64ToBytes, bytesToBase64 } from "../crypto/base64";
+import type { SecretKind } from "../crypto/secret-kind";
+import { TOKEN_MATCHERS } from "../crypto/token-matchers";
+import type { DeliveryEvent } from "../event";
+import type { EventMap } from "../event-map";
+import { encoder } from "../ground/utf8";
+import { defineScheme } from "./define";
+import { malformed, requiredHeader } from "./headers";
+import { nonEmptyString } from "./payload-fields";
+import type { Scheme } from "./scheme";
+import { signingBytes } from "./sign-helpers";
+import { tokenSecretKind } from "./token-secret";
+
+const HEADER = "authorization";
+const DISPLAY = "Authorization";
+// `Basic <base64>`, the scheme's name in any case (RFC 7617); the credentials' base64 checked when decoded.
+const BASIC = /^basic ([A-Za-z0-9+/]+={0,2})$/i;
+const decoder = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true });
+
+/** The `user:password` a Basic header carries; malformed when it is not Basic, base64, UTF-8 and `user:password`. */
+function credentials(value: string): string {
+  const [, base64 = ""] = BASIC.exec(value) ?? [];
+  let text: string | undefined;
+  try {
+    text = base64 ? decoder.decode(base64ToBytes(base64)) : undefined;
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined || !text.includes(":")) {
+    throw malformed(DISPLAY, "Basic credentials are `Basic <base64 of user:password>`");
+  }
+  return text;
+}
+
+/** Postmark's secret is the credentials written in the webhook's URL: `user:password`. */
+function postmarkSecretKind(secret: string): SecretKind {
+  if (!secret.includes(":")) throw new TypeError("A Postmark secret is the URL's Basic credentials, `user:password`");
+  return tokenSecretKind(secret);
+}
+
+/** The body's `RecordType` (`Bounce`, `Delivery`, `Open`…), or `Inbound` for an inbound message, which has none. */
+function postmarkType(event: DeliveryEvent): string | undefined {
+  return nonEmptyString(event.RecordType) ?? (event.MessageStream === "inbound" ? "Inbound" : undefined);
+}
+
+/**
+ * Postmark (postmarkapp.com/developer/webhooks/webhooks-overview): HTTP Basic credentials written into the webhook's
+ * URL (`https://user:password@…`), sent as `Authorization: Basic …` and compared with the secret `user:password` in
+ * constant time. **Credentials prove less than a signature**: they cover no byte of the body, so anyone who sees one
+ * request can send any body with them, at any time; there is no time window. Keep the URL on HTTPS.
+ *
+ * The type is the body's `RecordType` (`Bounce`, `Delivery`, `Open`, `Click`, `SpamComplaint`, `SubscriptionChange`),
+ * or `Inbound` for an inbound message. Dedup is by the body's SHA-256, which Postmark's retries of one body repeat.
+ */
+export const POSTMARK: Scheme = /* @__PURE__ */ defineScheme({
+  name: "postmark",
+  about: {
+    sender: "Postmark",
+    docs: "https://postmarkapp.com/developer/webhooks/webhooks-overview",
+    headers: [HEADER],
+    signs: "nothing: HTTP Basic credentials on the webhook URL, compared in constant time",
+    secret:
+      "`user:password`, as written in the webhook URL; it proves less than a signature: whoever sees one request can forge any",
+    replay: "none: nothing is signed",
+    dedup: { key: "the body's SHA-256", signed: false },
+    testedAgainst: "HTTP Basic credentials (RFC 7617) as Postmark documents them, written out in the test",
+  },
+  signatureHeader: HEADER,
+  read(payload, headers, secrets, toleranceSeconds) {
+    const token = credentials(requiredHeader(headers, HEADER, DISPLAY));
+    const content = { prefix: "", payload, signatures: [token], label: DISPLAY, matchers: TOKEN_MATCHERS };
+    return { content, secrets, timestamp: undefined, toleranceSeconds };
+  },
+  secretKind: postmarkSecretKind,
+  typeOf: postmarkType,
+  idOf: () => undefined,
+  sign(payload, secret) {
+    signingBytes(payload, secret);
+    postmarkSecretKind(secret);
+    return { [HEADER]: `Basic ${bytesToBase64(encoder.encode(secret))}` };
+  },
+});
+
+/**
+ * Postmark's scheme: Basic credentials, not a signature (see `about`).
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { postmark } from "@tidings/core/schemes";
+ *
+ * type Events = { Bounce: { RecordType: "Bounce"; ID: number; Email: string; Type: string } };
+ *
+ * // The webhook URL in Postmark: https://hooks:<password>@example.com/webhooks/postmark
+ * export const receiver = createReceiver({
+ *   scheme: postmark<Events>(),
+ *   secret: `hooks:${process.env.POSTMARK_WEBHOOK_PASSWORD!}`,
+ * }).on("Bounce", (bounce) => console.log("bounced:", bounce.Email, bounce.Type));
+ * ```
+ */
+export function postmark<Events extends EventMap = EventMap>(): Scheme<Events> {
+  return POSTMARK as Scheme<Events>;
+}

@@ -1,0 +1,224 @@
+import { hmacMatchers } from "../crypto/hmac-matchers";
+import { matchHmacWithNodeCrypto } from "../crypto/node-crypto";
+import type { Matchers } from "../crypto/signed-content";
+import { matchHmacWithWebCrypto } from "../crypto/web-crypto";
+import type { DeliveryEvent } from "../event";
+import { parseEvent } from "../event";
+import type { EventMap } from "../event-map";
+import { encoder } from "../ground/utf8";
+import { type HeaderSource, headerValue } from "../http/headers";
+import { isBase64Sha1, isBase64Sha256 } from "../verification/formats";
+import { defineScheme } from "./define";
+import { formEvent, formFields, isJsonBody, sortedNames } from "./form-fields";
+import { noSignature, requiredHeader } from "./headers";
+import type { Scheme, SignedRequest } from "./scheme";
+import { hmacWith, signingBytes } from "./sign-helpers";
+import { URL_MATCHERS, type UrlSignedContent } from "./url-matchers";
+
+const HEADER = "x-twilio-signature";
+const DISPLAY = "X-Twilio-Signature";
+const SETTINGS = "x-twilio-webhooks-signature-settings";
+const SHA1 = /* @__PURE__ */ hmacMatchers("sha1");
+const SHA256: Matchers = { node: matchHmacWithNodeCrypto, web: matchHmacWithWebCrypto };
+const EMPTY = /* @__PURE__ */ new Uint8Array();
+// A status, a SID: what Twilio writes them with. Anything else is left out of a type or an id.
+const STATUS = /^[a-z0-9_-]{1,32}$/;
+const SID = /^[A-Za-z0-9]{1,64}$/;
+// Conversations', TaskRouter's and Sync's `EventType`: `onMessageAdded`, `task.created`.
+const EVENT_TYPE = /^[A-Za-z][A-Za-z0-9_.-]{0,127}$/;
+
+/** The algorithm `X-Twilio-Webhooks-Signature-Settings` names (`key=…,algorithm=HMAC_SHA256`); HMAC_SHA1 without one. */
+function algorithmOf(headers: HeaderSource): string {
+  for (const part of (headerValue(headers, SETTINGS) ?? "").split(",")) {
+    const separator = part.indexOf("=");
+    if (separator !== -1 && part.slice(0, separator).trim() === "algorithm") {
+      const algorithm = part.slice(separator + 1).trim();
+      if (algorithm) return algorithm.toUpperCase();
+    }
+  }
+  return "HMAC_SHA1";
+}
+
+/** The URL's parts, without normalising it: what Twilio signed is the URL as it called it. */
+function splitUrl(url: string) {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)/i.exec(url);
+  if (!match) return undefined;
+  const [prefix, scheme, authority] = match as unknown as [string, string, string];
+  const userInfoEnd = authority.lastIndexOf("@");
+  const hostAndPort = authority.slice(userInfoEnd + 1);
+  const portStart = hostAndPort.indexOf(":", hostAndPort.lastIndexOf("]") + 1);
+  return {
+    head:
+      scheme + authority.slice(0, userInfoEnd + 1) + (portStart === -1 ? hostAndPort : hostAndPort.slice(0, portStart)),
+    port: portStart === -1 ? "" : hostAndPort.slice(portStart),
+    defaultPort: scheme.toLowerCase() === "https://" ? ":443" : ":80",
+    rest: url.slice(prefix.length),
+  };
+}
+
+/**
+ * The spellings of the URL Twilio may have signed, in the order `twilio`'s `validateRequest` tries them: as received
+ * without its port and with it (the scheme's default added when there is none), then the same of the URL as `new URL`
+ * normalises it. Not tried: the SDK's last resort, the query re-encoded by Node's legacy `querystring`.
+ */
+function urlSpellings(url: string): string[] {
+  const spellings: string[] = [];
+  const add = (spelling: string) => {
+    if (!spellings.includes(spelling)) spellings.push(spelling);
+  };
+  const both = (one: string) => {
+    const parts = splitUrl(one);
+    if (!parts) return add(one);
+    add(parts.head + parts.rest);
+    add(parts.head + (parts.port || parts.defaultPort) + parts.rest);
+  };
+  both(url);
+  let normalised: string | undefined;
+  try {
+    normalised = new URL(url).href;
+  } catch {
+    normalised = undefined;
+  }
+  if (normalised !== undefined && normalised !== url) both(normalised);
+  return spellings;
+}
+
+/** The hex SHA-256 a JSON delivery's URL names (`?bodySHA256=`); undefined for a form delivery. */
+function bodySha256Of(url: string): string | undefined {
+  if (!url.includes("bodySHA256")) return undefined;
+  const query = url.indexOf("?");
+  const end = url.indexOf("#");
+  const text = query === -1 ? "" : url.slice(query + 1, end > query ? end : undefined);
+  return new URLSearchParams(text).get("bodySHA256") ?? undefined;
+}
+
+/** Each field's name followed by its value, names sorted, a repeated name's distinct values sorted: what Twilio signs. */
+export function twilioFormString(body: Uint8Array): string {
+  const fields = formFields(body);
+  let text = "";
+  for (const name of sortedNames(fields)) {
+    for (const value of [...new Set(fields.get(name))].sort()) text += name + value;
+  }
+  return text;
+}
+
+function requestOf(request: SignedRequest | undefined): SignedRequest {
+  if (request) return request;
+  throw new TypeError(
+    "Twilio signs the URL it called: give the Receiver `publicUrl` (or `trustProxy` behind a proxy that sets " +
+      "X-Forwarded-Proto and X-Forwarded-Host), or a standalone verify `options.request` ({ method, url }).",
+  );
+}
+
+const word = (value: unknown) => (typeof value === "string" && STATUS.test(value) ? value : undefined);
+const sid = (value: unknown) => (typeof value === "string" && SID.test(value) ? value : undefined);
+const messageSid = (event: DeliveryEvent) => sid(event.MessageSid) ?? sid(event.SmsSid);
+const messageStatus = (event: DeliveryEvent) => word(event.MessageStatus) ?? word(event.SmsStatus);
+
+/** `EventType` where Twilio names one; else `message.<status>`, `call.<status>`; else `webhook`. */
+function twilioType(event: DeliveryEvent): string {
+  const eventType = event.EventType;
+  if (typeof eventType === "string" && EVENT_TYPE.test(eventType)) return eventType;
+  if (messageSid(event) !== undefined) {
+    const status = messageStatus(event);
+    return status ? `message.${status}` : "message";
+  }
+  if (sid(event.CallSid) !== undefined) {
+    const status = word(event.CallStatus);
+    return status ? `call.${status}` : "call";
+  }
+  return "webhook";
+}
+
+/**
+ * Twilio (twilio.com/docs/usage/webhooks/webhooks-security): `X-Twilio-Signature: <base64 HMAC-SHA1>` keyed by the
+ * account's Auth Token, of the URL Twilio called followed by each form field's name and value, names sorted (a
+ * repeated name's distinct values sorted). A JSON body is not signed itself: the URL carries `bodySHA256=<hex SHA-256
+ * of the body>`, and only the URL is signed. A webhook signed with a SharedKey names `algorithm=HMAC_SHA256` in
+ * `X-Twilio-Webhooks-Signature-Settings`, keyed by the SharedKey secret.
+ *
+ * The URL is the one the Receiver rebuilds (`publicUrl`, `trustProxy`), tried with and without its port as `twilio`'s
+ * `validateRequest` does. The event is the form's fields (a repeated name's values as an array), or the JSON body.
+ * The type is the `EventType` field where there is one (Conversations' `onMessageAdded`, TaskRouter's `task.created`),
+ * else `message.<MessageStatus or SmsStatus>` (`message.received` for an incoming message, `message.delivered` for a
+ * status callback), else `call.<CallStatus>` (`call.ringing`), else `webhook`. A message is deduplicated by its
+ * `MessageSid` and status, both signed; anything else by the signature. `I-Twilio-Idempotency-Token` is not signed,
+ * so it is not read. Twilio signs no time: a captured delivery verifies at any time, and the store's done marks are
+ * what stop it running twice.
+ */
+export const TWILIO: Scheme = /* @__PURE__ */ defineScheme({
+  name: "twilio",
+  signatureHeader: HEADER,
+  readsRequest: true,
+  about: {
+    sender: "Twilio",
+    docs: "https://www.twilio.com/docs/usage/webhooks/webhooks-security",
+    headers: [HEADER, SETTINGS],
+    signs:
+      "HMAC-SHA1 (HMAC-SHA256 with a SharedKey), base64, of the URL + each form field's name and value, sorted by " +
+      "name; for a JSON body, of the URL alone, which carries `bodySHA256=<hex SHA-256 of the body>`",
+    secret: "the account's Auth Token (or the SharedKey secret), UTF-8; the URL tried with and without its port",
+    replay: "none: no time is signed",
+    dedup: { key: "`MessageSid` + `MessageStatus` for messages; else the signature", signed: true },
+    testedAgainst: "`twilio` 6: both directions (validateRequest, validateRequestWithBody, getExpectedTwilioSignature)",
+  },
+  read(payload, headers, secrets, toleranceSeconds, request) {
+    const { url } = requestOf(request);
+    const value = requiredHeader(headers, HEADER, DISPLAY);
+    const algorithm = algorithmOf(headers);
+    const hmac = algorithm === "HMAC_SHA1" ? SHA1 : algorithm === "HMAC_SHA256" ? SHA256 : undefined;
+    if (hmac === undefined) throw noSignature(DISPLAY, `signature Tidings can check (${algorithm})`);
+    const wellFormed = hmac === SHA1 ? isBase64Sha1(value) : isBase64Sha256(value);
+    if (!wellFormed) throw noSignature(DISPLAY, `base64 ${algorithm}`);
+    const bodySha256 = bodySha256Of(url);
+    const content: UrlSignedContent = {
+      prefix: url,
+      payload: bodySha256 === undefined ? encoder.encode(twilioFormString(payload)) : EMPTY,
+      signatures: [value],
+      encoding: "base64",
+      label: DISPLAY,
+      matchers: URL_MATCHERS,
+      urls: urlSpellings(url),
+      hmac,
+      body: bodySha256 === undefined ? undefined : payload,
+      bodySha256,
+    };
+    return { content, secrets, timestamp: undefined, toleranceSeconds };
+  },
+  parse: (payload, headers) => (isJsonBody(headers) ? parseEvent(payload) : formEvent(formFields(payload))),
+  typeOf: twilioType,
+  idOf(event) {
+    const sid = messageSid(event);
+    const status = messageStatus(event);
+    return sid === undefined ? undefined : status === undefined ? sid : `${sid}:${status}`;
+  },
+  sign(payload, secret, options) {
+    const url = options?.url;
+    if (url === undefined) throw new TypeError("Twilio signs the URL: give sign() options.url");
+    const bytes = signingBytes(payload, secret);
+    const fields = bodySha256Of(url) === undefined ? twilioFormString(bytes) : "";
+    return { [HEADER]: hmacWith("sha1", secret, url + fields, EMPTY).toString("base64") };
+  },
+});
+
+/**
+ * Twilio's scheme: give the Receiver `publicUrl` (the URL Twilio calls, up to the path), since Twilio signs the URL.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { twilio } from "@tidings/core/schemes";
+ *
+ * // An incoming SMS: the form's fields, typed by their status.
+ * type Events = { "message.received": { MessageSid: string; From: string; To: string; Body: string } };
+ *
+ * export const receiver = createReceiver({
+ *   scheme: twilio<Events>(),
+ *   secret: process.env.TWILIO_AUTH_TOKEN!,
+ *   publicUrl: "https://hooks.example.com", // what Twilio calls: the URL is signed
+ * }).on("message.received", (sms) => console.log(sms.From, "says", sms.Body));
+ * ```
+ */
+export function twilio<Events extends EventMap = EventMap>(): Scheme<Events> {
+  return TWILIO as Scheme<Events>;
+}
