@@ -14,6 +14,8 @@ export interface PreparedCase {
   floor: string;
   kind: string;
   shape: string;
+  /** The body's length: a body-signed sender's least body is longer than the smallest size. */
+  bytes: number;
   peer?: string | undefined;
 }
 
@@ -50,6 +52,7 @@ serveCommands({
       floor: floor.kind,
       kind: delivery.kind,
       shape: delivery.shape,
+      bytes: delivery.payload.length,
       peer: peer?.name,
     }));
   },

@@ -21,6 +21,8 @@ export interface SchemeRow {
   floorKind?: string;
   kind?: string;
   shape?: string;
+  /** The body's length, where it is not `size`. */
+  bytes?: number;
   /** Instructions per verification in the quietest window: Tidings, the floor, the sender's library. */
   tidings: number;
   floor: number;
@@ -111,10 +113,11 @@ export async function countSchemes(
 function rowsOf(size: number, { schemes, counted }: SchemeCount): SchemeRow[] {
   const least = (scheme: string, side: SchemeSide) =>
     Math.min(...(counted.windows.get(`${scheme}|${side}`) ?? [Number.NaN]));
-  return schemes.map(({ scheme, peer, floor: floorKind, kind, shape }) => {
+  return schemes.map(({ scheme, peer, floor: floorKind, kind, shape, bytes }) => {
     const tidings = least(scheme, "tidings");
     const floor = least(scheme, "floor");
     const row: SchemeRow = { scheme, size, floorKind, kind, shape, tidings, floor, vsFloor: tidings / floor };
+    if (bytes !== size) row.bytes = bytes;
     if (peer) {
       const instructions = least(scheme, "peer");
       row.peer = { name: peer, instructions };
