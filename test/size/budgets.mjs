@@ -4,7 +4,7 @@ export const KB = 1024;
 
 /**
  * Each scheme imported alone (`import { twilio } from "@tidings/core/schemes"`) bundles only what it needs. The
- * budget is the largest scheme measured when it was set (Twilio: 4.91 KB, its URL spellings, form fields and
+ * budget is the largest scheme measured when it was set (Twilio: 5.12 KB, 5,241 B: its URL spellings, form fields and
  * SHA-1 matchers) plus about 10 % headroom.
  */
 export const SCHEME_LIMIT = 5.5 * KB;
