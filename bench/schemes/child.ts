@@ -29,12 +29,36 @@ function runnerOf(testCase: SchemeCase, side: SchemeSide): () => unknown {
   return peer;
 }
 
+let frozen = false;
+
+/** `Date.now()` and `new Date()` both read `at` from now on: some SDKs read the one, some the other. */
+function freezeClock(at: number): void {
+  if (frozen) return;
+  frozen = true;
+  const RealDate = Date;
+  class FrozenDate extends RealDate {
+    constructor(...args: unknown[]) {
+      if (args.length === 0) super(at);
+      else super(...(args as [string]));
+    }
+    static override now(): number {
+      return at;
+    }
+  }
+  globalThis.Date = FrozenDate as DateConstructor;
+}
+
+/** A side that refuses its delivery measures its refusal: a result of false, like a throw, ends the run. */
+function refused(scheme: string, side: SchemeSide): never {
+  throw new Error(`${scheme}: the ${side} refused its delivery while it was counted`);
+}
+
 serveCommands({
   async prepare({ size, scheme }: { size: number; scheme: string }): Promise<PreparedCase[]> {
     // Under callgrind a size's turns take minutes, past the 5 minutes every timed scheme (and its sender's library)
     // accepts: the clock stops at signing time, for Tidings and the libraries alike.
     const signedAt = Date.now();
-    Date.now = () => signedAt;
+    freezeClock(signedAt);
     const [found] = schemesNamed([scheme]);
     const cases = found ? await casesOf(found, size) : [];
     if (cases.length === 0) throw new Error(`${scheme}: no secret and body found that its sign and verify agree on`);
@@ -60,7 +84,10 @@ serveCommands({
     const runner = runners.get(`${scheme}|${side}`);
     if (!runner) throw new Error(`no ${side} for ${scheme}`);
     const { run } = runner;
-    if (runner.async) for (let index = 0; index < amount; index++) await run();
-    else for (let index = 0; index < amount; index++) run();
+    if (runner.async) {
+      for (let index = 0; index < amount; index++) if ((await run()) === false) refused(scheme, side);
+    } else {
+      for (let index = 0; index < amount; index++) if (run() === false) refused(scheme, side);
+    }
   },
 });
