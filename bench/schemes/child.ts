@@ -5,6 +5,7 @@
  */
 import { serveCommands } from "../lib/children";
 import { casesOf, type SchemeCase, schemesNamed } from "./cases";
+import { freezeClock } from "./clock";
 
 export type SchemeSide = "tidings" | "floor" | "peer";
 
@@ -27,25 +28,6 @@ function runnerOf(testCase: SchemeCase, side: SchemeSide): () => unknown {
   const peer = testCase.peer?.run;
   if (!peer) throw new Error(`no peer for ${testCase.scheme}`);
   return peer;
-}
-
-let frozen = false;
-
-/** `Date.now()` and `new Date()` both read `at` from now on: some SDKs read the one, some the other. */
-function freezeClock(at: number): void {
-  if (frozen) return;
-  frozen = true;
-  const RealDate = Date;
-  class FrozenDate extends RealDate {
-    constructor(...args: unknown[]) {
-      if (args.length === 0) super(at);
-      else super(...(args as [string]));
-    }
-    static override now(): number {
-      return at;
-    }
-  }
-  globalThis.Date = FrozenDate as DateConstructor;
 }
 
 /** A side that refuses its delivery measures its refusal: a result of false, like a throw, ends the run. */

@@ -56,6 +56,7 @@ export function renderSchemes(results: SchemeResults, chart: readonly string[]):
     "",
     ...METHOD.flatMap((paragraph) => [paragraph, ""]),
     ...(results.sample ? [`Quick run (judges nothing): ${results.sample.join(", ")}.`, ""] : [summary(results), ""]),
+    ...(results.notes ?? []).flatMap((note) => [note, ""]),
     ...chart,
     table(
       `scheme | size | floor computes | Tidings | floor | Tidings ÷ floor | Tidings − floor | floor target (≤ ${count(SMALL_BODY_ALLOWANCE)} above at 256 B, ≤ 1.10× from 4 KiB) | sender's library | library ÷ Tidings | SDK target (library ÷ Tidings > 1 from 4 KiB, ≥ 1 ÷ 1.05 at 256 B)`,

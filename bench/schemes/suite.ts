@@ -39,6 +39,8 @@ export interface SchemeResults {
   unmeasured?: { scheme: string; reason: string }[];
   /** In quick mode, the schemes sampled. */
   sample?: string[];
+  /** What the reader must know of how some rows were counted (a scheme counted again in a run of its own). */
+  notes?: string[];
 }
 
 /** At 256 B a scheme's own header work is a fixed cost the HMAC is too short to hide: it may cost this much more. */

@@ -101,6 +101,7 @@ describe("the schemes section", () => {
           }),
         ],
         unmeasured: [{ scheme: "broken", reason: "no secret found" }],
+        notes: ["Counted again in a run of its own: far."],
       },
       [],
     );
@@ -112,11 +113,28 @@ describe("the schemes section", () => {
     expect(line("close")).toMatch(/\| lib 40\.0 k \| 0\.98× \| met \|$/);
     expect(text).toContain("Floor target met by 3 of 5 rows: not met by far at 256 B, big at 4 KiB.");
     expect(text).toContain("- broken: no secret found");
+    expect(text).toContain("\n\nCounted again in a run of its own: far.\n\n");
   });
 
   it("judges nothing in a quick run, and names the schemes it sampled", () => {
     const text = renderSchemes({ rows: [row({ tidings: 90_000 })], sample: ["acme"] }, []);
     expect(text).toContain("Quick run (judges nothing): acme.");
     expect(text).not.toContain("Floor target met");
+  });
+});
+
+describe("the counting process's clock", () => {
+  it("stops Date.now() and new Date() alike, and leaves dates of a given time alone", async () => {
+    const { freezeClock } = await import("../../bench/schemes/clock");
+    const RealDate = Date;
+    try {
+      freezeClock(1_700_000_000_000);
+      expect(Date.now()).toBe(1_700_000_000_000);
+      expect(new Date().toISOString()).toBe("2023-11-14T22:13:20.000Z");
+      expect(new Date(0).toISOString()).toBe("1970-01-01T00:00:00.000Z");
+      expect(new Date() instanceof RealDate).toBe(true);
+    } finally {
+      globalThis.Date = RealDate;
+    }
   });
 });
