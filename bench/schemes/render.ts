@@ -19,7 +19,8 @@ const METHOD = [
 
 const verdict = (met: boolean | undefined) => (met === undefined ? "" : met ? "met" : "✗ not met");
 
-function cells(row: SchemeRow): string[] {
+/** A row's cells; a quick run's rows (`judged` false) get no verdict, their numbers meaning nothing. */
+function cells(row: SchemeRow, judged: boolean): string[] {
   return [
     row.scheme,
     row.bytes === undefined ? formatBytes(row.size) : `${formatBytes(row.size)} (body ${formatBytes(row.bytes)})`,
@@ -28,10 +29,10 @@ function cells(row: SchemeRow): string[] {
     count(row.floor),
     row.vsFloor.toFixed(3),
     `${row.tidings >= row.floor ? "+" : "−"}${count(Math.abs(row.tidings - row.floor))}`,
-    verdict(meetsFloorTarget(row)),
+    judged ? verdict(meetsFloorTarget(row)) : "",
     row.peer ? `${row.peer.name} ${count(row.peer.instructions)}` : "none",
     row.peerVsTidings === undefined ? "" : `${row.peerVsTidings.toFixed(2)}×`,
-    verdict(meetsPeerTarget(row)),
+    judged ? verdict(meetsPeerTarget(row)) : "",
   ];
 }
 
@@ -60,7 +61,7 @@ export function renderSchemes(results: SchemeResults, chart: readonly string[]):
     ...chart,
     table(
       `scheme | size | floor computes | Tidings | floor | Tidings ÷ floor | Tidings − floor | floor target (≤ ${count(SMALL_BODY_ALLOWANCE)} above at 256 B, ≤ 1.10× from 4 KiB) | sender's library | library ÷ Tidings | SDK target (library ÷ Tidings > 1 from 4 KiB, ≥ 1 ÷ 1.05 at 256 B)`,
-      results.rows.map(cells),
+      results.rows.map((row) => cells(row, results.sample === undefined)),
     ),
     "",
     ...(unmeasured.length === 0

@@ -120,6 +120,7 @@ describe("the schemes section", () => {
     const text = renderSchemes({ rows: [row({ tidings: 90_000 })], sample: ["acme"] }, []);
     expect(text).toContain("Quick run (judges nothing): acme.");
     expect(text).not.toContain("Floor target met");
+    expect(text).not.toContain("not met");
   });
 });
 
