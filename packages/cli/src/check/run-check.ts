@@ -1,8 +1,9 @@
 import { readStart } from "../http/read-start";
 import { errorCodeOf, networkErrorName, USER_AGENT } from "../post";
-import { schemeNamed, signsTime } from "../schemes";
+import { schemeNamed } from "../schemes";
 import { createProbes, type Expectation, type Probe, type ProbeContext, type ProbeRequest } from "./probes";
 import { createSchemeProbes } from "./scheme-probes";
+import { traitsOf } from "./scheme-traits";
 
 /**
  * What `runCheck` probes, and how long an answer may take.
@@ -180,7 +181,7 @@ async function runProbe(probe: Probe, context: ProbeContext, options: CheckOptio
 export async function runCheck(options: CheckOptions): Promise<CheckReport> {
   const results: ProbeResult[] = [];
   const scheme = schemeNamed(options.scheme);
-  const probes = scheme ? createSchemeProbes(scheme, signsTime(scheme)) : createProbes();
+  const probes = scheme ? createSchemeProbes(scheme, traitsOf(scheme, options.secret, options.url)) : createProbes();
   for (const probe of probes) {
     const now = Math.floor(Date.now() / 1000);
     const context = { secret: options.secret, now, sizeBytes: options.sizeBytes, url: options.url };
