@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createReceiver } from "@tidings/core";
 import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
-import { catalogue, github, type Scheme, shopify, slack, standardWebhooks, stripe, svix } from "@tidings/core/schemes";
+import { catalogue, github, type Scheme, shopify, slack, standardWebhooks, stripe, svix, twilio } from "@tidings/core/schemes";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CheckReport } from "../src/check/run-check";
 import { traitsOf } from "../src/check/scheme-traits";
@@ -189,6 +189,17 @@ describe.each([
     );
     expect(scheme.verify('{"type":"x"}', headers, secret).secretIndex).toBe(0);
   });
+});
+
+it("sign --scheme prints the headers of a sender that signs the URL for --url, and asks for --url without it", async () => {
+  const url = "https://hooks.example.com/twilio/sms";
+  const body = "Body=Hello&From=%2B15005550006&MessageSid=SM0123456789abcdef0123456789abcdef&SmsStatus=received";
+  const run = await runCli(["sign", "--scheme", "twilio", "--secret", "auth-token", "--url", url], { stdin: [body] });
+  const [name, value] = run.stdout.trim().split(": ");
+  expect(twilio().verify(body, { [name as string]: value as string }, "auth-token", { request: { method: "POST", url } }))
+    .toMatchObject({ secretIndex: 0 });
+  const without = await runCli(["sign", "--scheme", "twilio", "--secret", "auth-token"], { stdin: [body] });
+  expect([without.code, without.stderr]).toEqual([1, expect.stringContaining("--url")]);
 });
 
 it("send --scheme github sends issues events shaped as GitHub's, which a GitHub receiver routes and reads", async () => {
