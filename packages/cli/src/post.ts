@@ -1,4 +1,4 @@
-import { SIGNATURE_HEADER, sign } from "@tidings/core";
+import { SIGNATURE_HEADER } from "@tidings/core";
 import type { Scheme } from "@tidings/core/schemes";
 import { readStart } from "./http/read-start";
 import type { SampleDelivery } from "./senders/sample";

@@ -5,7 +5,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createReceiver } from "@tidings/core";
 import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
-import { catalogue, github, type Scheme, shopify, slack, standardWebhooks, stripe, svix, twilio } from "@tidings/core/schemes";
+import {
+  catalogue,
+  github,
+  type Scheme,
+  shopify,
+  slack,
+  standardWebhooks,
+  stripe,
+  svix,
+  twilio,
+} from "@tidings/core/schemes";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CheckReport } from "../src/check/run-check";
 import { traitsOf } from "../src/check/scheme-traits";
@@ -70,7 +80,11 @@ interface Case {
 
 const CASES: Case[] = [
   ...SCHEMES.map((scheme) => ({ label: scheme.name, scheme, keys: keysFor(scheme.name) })),
-  { label: "standard-webhooks, ed25519 (whsk_ signs, whpk_ verifies)", scheme: standardWebhooks(), keys: standardKeyPair() },
+  {
+    label: "standard-webhooks, ed25519 (whsk_ signs, whpk_ verifies)",
+    scheme: standardWebhooks(),
+    keys: standardKeyPair(),
+  },
 ];
 
 /** A node:http server on loopback: `answer` gets every request, or, with `postOnly`, each POST (others 405). */
@@ -117,38 +131,41 @@ it("has a sample, and the type it is routed by, for every scheme of the catalogu
   expect(Object.keys(SAMPLES).filter((name) => !names.includes(name))).toEqual([]);
 });
 
-describe.each(CASES.filter(({ scheme }) => !signsInBody(scheme)))("tidings check --scheme $label", ({ scheme, keys }) => {
-  it("passes a Tidings receiver of that scheme", async () => {
-    const { url, seen } = await receiverOf(scheme, keys.receiver);
-    const { code, report } = await check(url, scheme, keys.sender);
-    expect(report.results.filter((result) => !result.pass)).toEqual([]);
-    expect(code).toBe(0);
-    // The valid delivery and its duplicate: one event, except where the sender's deliveries carry no dedup key.
-    expect(seen).toHaveLength(scheme.about?.dedup.key.startsWith("none") ? 2 : 1);
-  });
+describe.each(CASES.filter(({ scheme }) => !signsInBody(scheme)))(
+  "tidings check --scheme $label",
+  ({ scheme, keys }) => {
+    it("passes a Tidings receiver of that scheme", async () => {
+      const { url, seen } = await receiverOf(scheme, keys.receiver);
+      const { code, report } = await check(url, scheme, keys.sender);
+      expect(report.results.filter((result) => !result.pass)).toEqual([]);
+      expect(code).toBe(0);
+      // The valid delivery and its duplicate: one event, except where the sender's deliveries carry no dedup key.
+      expect(seen).toHaveLength(scheme.about?.dedup.key.startsWith("none") ? 2 : 1);
+    });
 
-  it("fails a naive receiver that answers every POST 200, naming each refusal it let through", async () => {
-    const url = await serve((_request, response) => void response.writeHead(200).end(), true);
-    const { code, report } = await check(url, scheme, keys.sender);
-    expect(code).toBe(1);
-    const { windowSeconds, coversBody } = traitsOf(scheme, keys.sender, url);
-    const failed = report.results.filter((result) => !result.pass).map((result) => result.name);
-    expect(failed).toEqual([
-      ...(coversBody ? ["tampered-body"] : []),
-      "wrong-secret",
-      "missing-header",
-      "malformed-header",
-      ...(windowSeconds === undefined ? [] : ["timestamp-old", "timestamp-future"]),
-    ]);
-  });
+    it("fails a naive receiver that answers every POST 200, naming each refusal it let through", async () => {
+      const url = await serve((_request, response) => void response.writeHead(200).end(), true);
+      const { code, report } = await check(url, scheme, keys.sender);
+      expect(code).toBe(1);
+      const { windowSeconds, coversBody } = traitsOf(scheme, keys.sender, url);
+      const failed = report.results.filter((result) => !result.pass).map((result) => result.name);
+      expect(failed).toEqual([
+        ...(coversBody ? ["tampered-body"] : []),
+        "wrong-secret",
+        "missing-header",
+        "malformed-header",
+        ...(windowSeconds === undefined ? [] : ["timestamp-old", "timestamp-future"]),
+      ]);
+    });
 
-  it("send --scheme delivers events of the sender's shape, which the receiver routes by their type", async () => {
-    const { url, seen } = await receiverOf(scheme, keys.receiver);
-    const run = await runCli(["send", "--url", url, "--secret", keys.sender, "--scheme", scheme.name, "-n", "2"]);
-    expect([run.code, run.stderr]).toEqual([0, ""]);
-    expect(seen.map(({ type }) => type)).toEqual([SAMPLE_TYPES[scheme.name], SAMPLE_TYPES[scheme.name]]);
-  });
-});
+    it("send --scheme delivers events of the sender's shape, which the receiver routes by their type", async () => {
+      const { url, seen } = await receiverOf(scheme, keys.receiver);
+      const run = await runCli(["send", "--url", url, "--secret", keys.sender, "--scheme", scheme.name, "-n", "2"]);
+      expect([run.code, run.stderr]).toEqual([0, ""]);
+      expect(seen.map(({ type }) => type)).toEqual([SAMPLE_TYPES[scheme.name], SAMPLE_TYPES[scheme.name]]);
+    });
+  },
+);
 
 it("signs a time exactly where the catalogue says the scheme keeps a replay window, and a token covers no body", () => {
   const url = "http://127.0.0.1:1/webhooks";
@@ -196,8 +213,9 @@ it("sign --scheme prints the headers of a sender that signs the URL for --url, a
   const body = "Body=Hello&From=%2B15005550006&MessageSid=SM0123456789abcdef0123456789abcdef&SmsStatus=received";
   const run = await runCli(["sign", "--scheme", "twilio", "--secret", "auth-token", "--url", url], { stdin: [body] });
   const [name, value] = run.stdout.trim().split(": ");
-  expect(twilio().verify(body, { [name as string]: value as string }, "auth-token", { request: { method: "POST", url } }))
-    .toMatchObject({ secretIndex: 0 });
+  expect(
+    twilio().verify(body, { [name as string]: value as string }, "auth-token", { request: { method: "POST", url } }),
+  ).toMatchObject({ secretIndex: 0 });
   const without = await runCli(["sign", "--scheme", "twilio", "--secret", "auth-token"], { stdin: [body] });
   expect([without.code, without.stderr]).toEqual([1, expect.stringContaining("--url")]);
 });

@@ -28,7 +28,8 @@ function anotherKey({ key, pem }: { key: KeyObject; pem: boolean }): string {
 /** Random text shaped as `text`: hex stays hex of that length, base64 base64 of as many bytes, else letters and digits. */
 function sameShape(text: string): string {
   if (HEX.test(text) && text.length % 2 === 0) return randomBytes(text.length / 2).toString("hex");
-  if (text.length % 4 === 0 && BASE64.test(text)) return randomBytes(Buffer.from(text, "base64").length).toString("base64");
+  if (text.length % 4 === 0 && BASE64.test(text))
+    return randomBytes(Buffer.from(text, "base64").length).toString("base64");
   return Array.from(randomBytes(text.length), (byte) => ALPHANUMERIC[byte % ALPHANUMERIC.length]).join("");
 }
 

@@ -59,9 +59,10 @@ export function registerSign(program: Command, io: Io): void {
         .default("service-signature"),
     )
     .addOption(
-      new Option("-u, --url <url>", "the URL the delivery is sent to, for a sender that signs it (twilio, square…)").argParser(
-        httpUrl,
-      ),
+      new Option(
+        "-u, --url <url>",
+        "the URL the delivery is sent to, for a sender that signs it (twilio, square…)",
+      ).argParser(httpUrl),
     )
     .addHelpText(
       "after",

@@ -23,5 +23,10 @@ export const gitlab: SenderSample = (id) =>
       labels: [],
       repository: { name: "Gitlab Test", homepage: "https://gitlab.example.com/gitlabhq/gitlab-test" },
     },
-    { "x-gitlab-event": "Merge Request Hook", "x-gitlab-webhook-uuid": "8f3a9bd5-20c0-4a1a-8a2a-ee3b8f6f1c2b", "x-gitlab-instance": "https://gitlab.example.com", "idempotency-key": id },
+    {
+      "x-gitlab-event": "Merge Request Hook",
+      "x-gitlab-webhook-uuid": "8f3a9bd5-20c0-4a1a-8a2a-ee3b8f6f1c2b",
+      "x-gitlab-instance": "https://gitlab.example.com",
+      "idempotency-key": id,
+    },
   );

@@ -17,7 +17,11 @@ export const intercom: SenderSample = (id, now) =>
         type: "conversation",
         id: "147",
         state: "open",
-        source: { type: "conversation", body: "<p>Hello, is anyone there?</p>", author: { type: "user", id: "5310d8e7598c9a0b24000002" } },
+        source: {
+          type: "conversation",
+          body: "<p>Hello, is anyone there?</p>",
+          author: { type: "user", id: "5310d8e7598c9a0b24000002" },
+        },
       },
     },
   });

@@ -1,8 +1,9 @@
-import { iso, json, type SenderSample } from "./sample";
+import { iso, json, numberOf, type SenderSample, uuidOf } from "./sample";
 
 /**
  * An issue created, as Linear sends it (trimmed). Linear signs its time inside the body, as `webhookTimestamp`: the
- * sample's `now`. `Linear-Delivery` is `id`, but the scheme dedups by the signature (no id survives a retry).
+ * sample's `now`. `Linear-Delivery` is `id`, but the scheme dedups by the signature (no id survives a retry): the
+ * issue is made of `id`, so that each sample is a new issue.
  */
 export const linear: SenderSample = (id, now) =>
   json(
@@ -11,8 +12,8 @@ export const linear: SenderSample = (id, now) =>
       type: "Issue",
       createdAt: iso(now),
       data: {
-        id: "2174add1-f7c8-44e3-bbf3-2d60b5ea8bc9",
-        identifier: "ENG-123",
+        id: uuidOf(id),
+        identifier: `ENG-${numberOf(id, 4)}`,
         title: "Found a bug",
         priority: 2,
         teamId: "72b2a2dc-6f4f-4423-9d34-24b5bd10634a",

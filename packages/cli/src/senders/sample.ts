@@ -36,7 +36,11 @@ export const numberOf = (id: string, digits = 12): number => Number.parseInt(alp
 
 /** The id as a UUID's 8-4-4-4-12 groups, for senders whose ids are UUIDs: the id's hex digits, padded. */
 export function uuidOf(id: string): string {
-  const hex = alphanumeric(id).replace(/[^0-9a-f]/gi, "").slice(-32).padStart(32, "0").toLowerCase();
+  const hex = alphanumeric(id)
+    .replace(/[^0-9a-f]/gi, "")
+    .slice(-32)
+    .padStart(32, "0")
+    .toLowerCase();
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
