@@ -1,5 +1,7 @@
+import { adyen } from "./adyen";
 import { calendly } from "./calendly";
 import { clerk } from "./clerk";
+import { discord } from "./discord";
 import { dropbox } from "./dropbox";
 import { github } from "./github";
 import { gitlab } from "./gitlab";
@@ -9,14 +11,17 @@ import { lemonSqueezy } from "./lemon-squeezy";
 import { line } from "./line";
 import { linear } from "./linear";
 import { liveblocks } from "./liveblocks";
+import { mailgun } from "./mailgun";
 import { meta } from "./meta";
 import { mux } from "./mux";
 import { paddle } from "./paddle";
 import { plivo } from "./plivo";
 import { polar } from "./polar";
 import { postmark } from "./postmark";
+import { qstash } from "./qstash";
 import { resend } from "./resend";
 import type { Scheme } from "./scheme";
+import { sendgrid } from "./sendgrid";
 import { sentry } from "./sentry";
 import { serviceSignature } from "./service-signature";
 import { shopify } from "./shopify";
@@ -24,10 +29,14 @@ import { slack } from "./slack";
 import { square } from "./square";
 import { standardWebhooks, svix } from "./standard-webhooks";
 import { stripe } from "./stripe";
+import { telnyx } from "./telnyx";
 import { twilio } from "./twilio";
+import { twitch } from "./twitch";
 import { typeform } from "./typeform";
 import { vercel } from "./vercel";
+import { vonage } from "./vonage";
 import { workos } from "./workos";
+import { zoom } from "./zoom";
 
 /**
  * Every scheme of `@tidings/core/schemes`, each with its `about`: what `docs/senders.md`, the CLI's `--scheme` and
@@ -43,8 +52,10 @@ import { workos } from "./workos";
 export function catalogue(): readonly Scheme[] {
   return [
     serviceSignature(),
+    adyen(),
     calendly(),
     clerk(),
+    discord(),
     dropbox(),
     github(),
     gitlab(),
@@ -54,13 +65,16 @@ export function catalogue(): readonly Scheme[] {
     line(),
     linear(),
     liveblocks(),
+    mailgun(),
     meta(),
     mux(),
     paddle(),
     plivo(),
     polar(),
     postmark(),
+    qstash(),
     resend(),
+    sendgrid(),
     sentry(),
     shopify(),
     slack(),
@@ -68,9 +82,13 @@ export function catalogue(): readonly Scheme[] {
     standardWebhooks(),
     stripe(),
     svix(),
+    telnyx(),
     twilio(),
+    twitch(),
     typeform(),
     vercel(),
+    vonage(),
     workos(),
+    zoom(),
   ];
 }

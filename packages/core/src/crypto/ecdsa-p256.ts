@@ -1,0 +1,90 @@
+import { base64ToBytes } from "./base64";
+import type { PublicKeyFormat } from "./public-key";
+
+// DER SubjectPublicKeyInfo of an uncompressed P-256 key: this fixed opening, then the 64 bytes of the point.
+const SPKI_PREFIX = /* @__PURE__ */ Uint8Array.of(
+  0x30,
+  0x59,
+  0x30,
+  0x13,
+  0x06,
+  0x07,
+  0x2a,
+  0x86,
+  0x48,
+  0xce,
+  0x3d,
+  0x02,
+  0x01,
+  0x06,
+  0x08,
+  0x2a,
+  0x86,
+  0x48,
+  0xce,
+  0x3d,
+  0x03,
+  0x01,
+  0x07,
+  0x03,
+  0x42,
+  0x00,
+  0x04,
+);
+const PEM = /^-----BEGIN PUBLIC KEY-----([A-Za-z0-9+/=\s]+)-----END PUBLIC KEY-----\s*$/;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * An ECDSA P-256 public key as DER SubjectPublicKeyInfo, from its base64 (SendGrid's "verification key") or PEM;
+ * undefined for anything else.
+ */
+export function p256Spki(secret: string): Uint8Array | undefined {
+  const text = (PEM.exec(secret)?.[1] ?? secret).replace(/\s+/g, "");
+  if (text.length !== 124 || !BASE64.test(text)) return undefined;
+  const bytes = base64ToBytes(text);
+  for (let i = 0; i < SPKI_PREFIX.length; i++) if (bytes[i] !== SPKI_PREFIX[i]) return undefined;
+  return bytes.length === SPKI_PREFIX.length + 64 ? bytes : undefined;
+}
+
+/** One DER INTEGER of a signature at `at`: its value's bytes (minimal, positive, at most 33), or undefined. */
+function integerAt(der: Uint8Array, at: number): Uint8Array | undefined {
+  const length = der[at + 1] as number;
+  if (der[at] !== 0x02 || length === 0 || length > 33 || at + 2 + length > der.length) return undefined;
+  const value = der.subarray(at + 2, at + 2 + length);
+  const first = value[0] as number;
+  // Minimal: no leading zero unless the next byte's high bit needs it; positive: the high bit clear.
+  if (first & 0x80 || (length === 33 && first !== 0)) return undefined;
+  if (first === 0 && (length === 1 || !((value[1] as number) & 0x80))) return undefined;
+  return value;
+}
+
+/**
+ * r and s of a DER ECDSA signature (`SEQUENCE { INTEGER r, INTEGER s }`, strictly encoded), each as 32 bytes: what
+ * Web Crypto verifies. Undefined when the bytes are not such a signature.
+ */
+export function derToP1363(der: Uint8Array): Uint8Array | undefined {
+  if (der.length < 8 || der[0] !== 0x30 || der[1] !== der.length - 2) return undefined;
+  const r = integerAt(der, 2);
+  const s = r && integerAt(der, 4 + r.length);
+  if (!r || !s || 6 + r.length + s.length !== der.length) return undefined;
+  const out = new Uint8Array(64);
+  const rBytes = r.length === 33 ? r.subarray(1) : r;
+  const sBytes = s.length === 33 ? s.subarray(1) : s;
+  if (rBytes.length > 32 || sBytes.length > 32) return undefined;
+  out.set(rBytes, 32 - rBytes.length);
+  out.set(sBytes, 64 - sBytes.length);
+  return out;
+}
+
+/** ECDSA P-256 with SHA-256: keys as `p256Spki` reads them, signatures as base64 DER. */
+export const P256_DER_BASE64: PublicKeyFormat = {
+  kind: "ecdsa-p256",
+  spki: p256Spki,
+  nodeHash: "sha256",
+  webImport: { name: "ECDSA", namedCurve: "P-256" },
+  webVerify: { name: "ECDSA", hash: "SHA-256" },
+  nodeSignature: base64ToBytes,
+  webSignature: (text) => derToP1363(base64ToBytes(text)) as Uint8Array,
+  nodeKeys: new Map(),
+  webKeys: new Map(),
+};
