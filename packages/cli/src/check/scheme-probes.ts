@@ -1,6 +1,6 @@
 import type { Scheme } from "@tidings/core/schemes";
 import { randomId } from "../ids";
-import { sampleDelivery } from "../schemes";
+import { sampleDelivery, signSample } from "../schemes";
 import { otherSecret } from "./other-secret";
 import type { Probe, ProbeContext, ProbeRequest } from "./probes";
 import type { SchemeTraits } from "./scheme-traits";
@@ -21,12 +21,15 @@ function delivery(scheme: Scheme, context: ProbeContext, signing: Signing = {}):
   const id = randomId("evt_");
   const timestamp = signing.timestamp ?? context.now;
   const sample = sampleDelivery(scheme, id, timestamp);
-  const signed = scheme.sign(sample.body, signing.secret ?? context.secret, { timestamp, id, url: context.url });
-  const headers: Record<string, string> = { "content-type": sample.contentType, ...sample.headers, ...signed };
-  const valid = headers[scheme.signatureHeader] as string;
-  if (signing.omitSignature) delete headers[scheme.signatureHeader];
-  else if (signing.signature) headers[scheme.signatureHeader] = signing.signature(valid);
-  return { method: "POST", headers, body: encoder.encode(sample.body) };
+  const secret = signing.secret ?? context.secret;
+  const change = signing.omitSignature ? () => undefined : signing.signature;
+  const { body, headers } = signSample(scheme, sample, secret, { timestamp, id, url: context.url }, change);
+  if (!sample.signBody) {
+    const valid = headers[scheme.signatureHeader] as string;
+    if (signing.omitSignature) delete headers[scheme.signatureHeader];
+    else if (signing.signature) headers[scheme.signatureHeader] = signing.signature(valid);
+  }
+  return { method: "POST", headers, body: encoder.encode(body) };
 }
 
 const minutes = (seconds: number) => `${Math.round(seconds / 60)} minutes`;
@@ -58,7 +61,7 @@ function timeProbes(scheme: Scheme, window: number): Probe[] {
  * the tampered body only where the secret covers the body (not a token's).
  */
 export function createSchemeProbes(scheme: Scheme, traits: SchemeTraits): Probe[] {
-  const header = scheme.signatureHeader;
+  const header = traits.signsInBody ? "signature in the body" : `${scheme.signatureHeader} header`;
   let valid: ProbeRequest | undefined;
   const validOnce = (context: ProbeContext) => {
     valid ??= delivery(scheme, context);
@@ -101,19 +104,25 @@ export function createSchemeProbes(scheme: Scheme, traits: SchemeTraits): Probe[
       hint: "A delivery signed with another secret was accepted: check the signature against the endpoint's secret.",
       request: (context) =>
         delivery(scheme, context, {
-          secret: otherSecret(context.secret, (secret) => scheme.sign("{}", secret, { url: context.url })),
+          secret: otherSecret(context.secret, (secret) =>
+            signSample(scheme, sampleDelivery(scheme, "evt_other", context.now), secret, {
+              timestamp: context.now,
+              id: "evt_other",
+              url: context.url,
+            }),
+          ),
         }),
     },
     {
       name: "missing-header",
-      title: `no ${header} header`,
+      title: `no ${header}`,
       expect: "4xx",
-      hint: `An unsigned delivery was accepted: refuse a request without the ${header} header with 400.`,
+      hint: `An unsigned delivery was accepted: refuse a request without the ${header} with 400.`,
       request: (context) => delivery(scheme, context, { omitSignature: true }),
     },
     {
       name: "malformed-header",
-      title: `a malformed ${header} header`,
+      title: `a malformed ${header}`,
       expect: "4xx",
       hint: `A ${header} that cannot be parsed must be refused with 400: neither accepted nor a crash.`,
       request: (context) => delivery(scheme, context, { signature: () => "yesterday,not-a-signature" }),

@@ -1,6 +1,6 @@
 import type { Scheme } from "@tidings/core/schemes";
 import { randomId } from "../ids";
-import { sampleDelivery } from "../schemes";
+import { sampleDelivery, signSample } from "../schemes";
 
 /** The replay window a receiver keeps when neither the sender nor the app says otherwise. */
 export const DEFAULT_WINDOW_S = 300;
@@ -13,8 +13,13 @@ export interface SchemeTraits {
    * sender's own when longer: Twitch's 10 minutes); undefined when the scheme signs no time.
    */
   windowSeconds: number | undefined;
-  /** False for a shared token or Basic credentials (GitLab, Postmark): they cover no byte of the body. */
+  /**
+   * False for a shared token or Basic credentials (GitLab, Postmark), which cover no byte of the body, and for a
+   * signature inside the body (Mailgun, Adyen), which covers some of its fields, not its bytes.
+   */
   coversBody: boolean;
+  /** Whether the signature travels inside the body (Mailgun, Adyen) rather than in `signatureHeader`. */
+  signsInBody: boolean;
 }
 
 /**
@@ -26,20 +31,14 @@ export function traitsOf(scheme: Scheme, secret: string, url: string): SchemeTra
   const now = Math.floor(Date.now() / 1000);
   const id = randomId("evt_");
   const sample = sampleDelivery(scheme, id, now);
-  const headers = {
-    "content-type": sample.contentType,
-    ...sample.headers,
-    ...scheme.sign(sample.body, secret, { timestamp: now, id, url }),
-  };
-  const signed = scheme.read(encoder.encode(sample.body), headers, [secret], DEFAULT_WINDOW_S, {
-    method: "POST",
-    url,
-  });
+  const { body, headers } = signSample(scheme, sample, secret, { timestamp: now, id, url });
+  const signed = scheme.read(encoder.encode(body), headers, [secret], DEFAULT_WINDOW_S, { method: "POST", url });
+  const signsInBody = sample.signBody !== undefined;
   const windowSeconds =
     signed.timestamp === undefined
       ? undefined
       : Math.max(DEFAULT_WINDOW_S, signed.toleranceSeconds, scheme.toleranceSeconds ?? 0);
-  return { windowSeconds, coversBody: secretKindOf(scheme, secret) !== "token" };
+  return { windowSeconds, coversBody: !signsInBody && secretKindOf(scheme, secret) !== "token", signsInBody };
 }
 
 /** The kind of key `secret` verifies as; undefined for one the receiver does not hold (a private key signs). */

@@ -1,8 +1,16 @@
+/**
+ * The body of a sender that signs inside it (Mailgun, Adyen), signed with `secret` at `timestamp` by the sender's
+ * documented algorithm; `change` rewrites the signature's value, or drops it where it returns undefined.
+ */
+export type BodySigner = (secret: string, timestamp: number, change?: (valid: string) => string | undefined) => string;
+
 /** One delivery as a sender sends it: its body, content type, and the headers it sends besides the signature. */
 export interface SampleDelivery {
   body: string;
   contentType: string;
   headers: Record<string, string>;
+  /** For a sender that signs inside the body: the body, signed. `body` is then the body as it is before signing. */
+  signBody?: BodySigner;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { adyen } from "./adyen";
 import { calendly } from "./calendly";
 import { clerk } from "./clerk";
 import { discord } from "./discord";
@@ -10,6 +11,7 @@ import { lemonSqueezy } from "./lemon-squeezy";
 import { line } from "./line";
 import { linear } from "./linear";
 import { liveblocks } from "./liveblocks";
+import { mailgun } from "./mailgun";
 import { meta } from "./meta";
 import { mux } from "./mux";
 import { paddle } from "./paddle";
@@ -37,6 +39,7 @@ import { zoom } from "./zoom";
 
 /** Each catalogue scheme's sample delivery, by the scheme's name. */
 export const SAMPLES: Readonly<Record<string, SenderSample>> = {
+  adyen,
   calendly,
   clerk,
   discord,
@@ -49,6 +52,7 @@ export const SAMPLES: Readonly<Record<string, SenderSample>> = {
   line,
   linear,
   liveblocks,
+  mailgun,
   meta,
   mux,
   paddle,
