@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -8,6 +9,7 @@ import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
 import {
   catalogue,
   github,
+  mailgun,
   type Scheme,
   shopify,
   slack,
@@ -241,6 +243,23 @@ it("send --payload FILE sends the file's bytes, signed as the scheme's sender si
   expect(seen).toEqual([{ type: "customer.created", event }]);
   const missing = await runCli(["send", "-u", url, "-s", "x", "--payload", join(file, "nope")]);
   expect([missing.code, missing.stderr]).toEqual([1, expect.stringContaining("--payload")]);
+});
+
+it("send --payload FILE sends the file of a sender that signs inside the body as it is, its own signature in it", async () => {
+  const key = "key-3ax6xnjp29jd6fds4gc373sgvjxteol0";
+  const { url, seen } = await receiverOf(mailgun(), key);
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const token = "captured0delivery0token";
+  const signature = createHmac("sha256", key).update(`${timestamp}${token}`).digest("hex");
+  const captured = {
+    signature: { timestamp, token, signature },
+    "event-data": { event: "opened", id: "Ase7i2zsRYeDXztHGENqRA" },
+  };
+  const file = join(mkdtempSync(join(tmpdir(), "tidings-payload-")), "mailgun.json");
+  writeFileSync(file, JSON.stringify(captured));
+  const run = await runCli(["send", "-u", url, "-s", key, "--scheme", "mailgun", "--payload", file]);
+  expect(run.code).toBe(0);
+  expect(seen).toEqual([{ type: "opened", event: captured["event-data"] }]);
 });
 
 it("check takes the URL as an argument or --url, and says so when given neither", async () => {
