@@ -9,6 +9,7 @@ import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
 import {
   catalogue,
   github,
+  gitlab,
   mailgun,
   type Scheme,
   shopify,
@@ -136,6 +137,11 @@ describe.each(CASES)("tidings check --scheme $label", ({ scheme, keys }) => {
     const { code, report } = await check(url, scheme, keys.sender);
     expect(report.results.filter((result) => !result.pass)).toEqual([]);
     expect(code).toBe(0);
+    const { windowSeconds, coversBody } = traitsOf(scheme, keys.sender, url);
+    expect(report.skipped.map((skipped) => skipped.name)).toEqual([
+      ...(coversBody ? [] : ["tampered-body"]),
+      ...(windowSeconds === undefined ? ["timestamp"] : []),
+    ]);
     // The valid delivery and its duplicate: one event, except where the sender's deliveries carry no dedup key.
     expect(seen).toHaveLength(scheme.about?.dedup.key.startsWith("none") ? 2 : 1);
   });
@@ -175,6 +181,14 @@ it("signs a time exactly where the catalogue says the scheme keeps a replay wind
     !/^nothing\b/i.test(scheme.about?.signs ?? ""),
   ]);
   expect(read).toEqual(said);
+});
+
+it("says on the report card which probes a sender cannot be held to, and why", async () => {
+  const { url } = await receiverOf(gitlab(), "gitlab-token");
+  const run = await runCli(["check", url, "--secret", "gitlab-token", "--scheme", "gitlab"]);
+  expect(run.code).toBe(0);
+  expect(run.stdout).toMatch(/^SKIP {2}a body changed after signing +gitlab sends a shared secret, not a signature/m);
+  expect(run.stdout).toMatch(/^SKIP {2}a timestamp outside the window +gitlab signs no time/m);
 });
 
 it("a public key given to --secret where the sender's private key goes is refused, saying so", async () => {

@@ -2,7 +2,7 @@ import type { Scheme } from "@tidings/core/schemes";
 import { randomId } from "../ids";
 import { sampleDelivery, signSample } from "../schemes";
 import { otherSecret } from "./other-secret";
-import type { Probe, ProbeContext, ProbeRequest } from "./probes";
+import type { Probe, ProbeContext, ProbeRequest, SkippedProbe } from "./probes";
 import type { SchemeTraits } from "./scheme-traits";
 
 const encoder = new TextEncoder();
@@ -137,4 +137,26 @@ export function createSchemeProbes(scheme: Scheme, traits: SchemeTraits): Probe[
     request: () => ({ method: "GET", headers: {} }),
   });
   return probes;
+}
+
+/** The probes a scheme cannot be held to, and why: the report card says so rather than leaving them out silently. */
+export function skippedSchemeProbes(scheme: Scheme, traits: SchemeTraits): SkippedProbe[] {
+  const skipped: SkippedProbe[] = [];
+  if (!traits.coversBody) {
+    skipped.push({
+      name: "tampered-body",
+      title: "a body changed after signing",
+      reason: traits.signsInBody
+        ? `${scheme.name} signs some fields inside the body, not its bytes: a change elsewhere cannot be told`
+        : `${scheme.name} sends a shared secret, not a signature: it covers no byte of the body, so no receiver can tell a changed one`,
+    });
+  }
+  if (traits.windowSeconds === undefined) {
+    skipped.push({
+      name: "timestamp",
+      title: "a timestamp outside the window",
+      reason: `${scheme.name} signs no time: a captured delivery can be sent again until the receiver forgets its dedup key`,
+    });
+  }
+  return skipped;
 }
