@@ -23,8 +23,11 @@ async function handleV1<Events extends EventMap>(receiver: Receiver<Events>, eve
   const { req } = event.node;
   const cached = (req as { [H3_V1_RAW_BODY]?: CachedRawBody })[H3_V1_RAW_BODY];
   const bodyAsSent = cached ? ((await cached) ?? new Uint8Array(0)) : undefined;
-  const target = targetFrom(event, (req as { url?: string }).url ?? "");
-  const result = await handleNodeRequest(receiver, req, { consumedFix: CONSUMED_FIX, bodyAsSent, target });
+  const { url, originalUrl } = req as { url?: string; originalUrl?: string };
+  const target = targetFrom(event, url ?? "");
+  // `app.use(prefix, …)` strips its prefix from `req.url` and keeps what was called in `originalUrl`.
+  const options = { consumedFix: CONSUMED_FIX, bodyAsSent, target, url: originalUrl ?? url };
+  const result = await handleNodeRequest(receiver, req, options);
   return new Response(result.body, { status: result.status, headers: result.headers });
 }
 
