@@ -2,12 +2,27 @@ import { type Fields, isFields, stringOrUndefined } from "./fields";
 
 type Encode = (text: string) => string;
 
+const UTF8 = new TextEncoder();
+/** What `encodeURIComponent` leaves as it is: `A-Z a-z 0-9 - _ . ! ~ * ' ( )`. */
+const UNRESERVED = /[A-Za-z0-9\-_.!~*'()]/;
+const HEX = "0123456789ABCDEF";
+
 /**
- * What API Gateway's REST API (and HTTP API payload 1.0) decoded, encoded again: `%XX` for what must be escaped, and
- * `+` for a space, as AWS decodes a `+` to one. The client's own bytes are gone, so this is the usual spelling of
- * each name and value: a `+` or `%2B` round-trips; a `%20` comes back as `+`, a `%7e` as `~`.
+ * What API Gateway's REST API (and HTTP API payload 1.0) decoded, encoded again as `encodeURIComponent` does, but
+ * with `+` for a space, as AWS decodes a `+` to one. The client's own bytes are gone, so this is the usual spelling of
+ * each name and value: a `+` or `%2B` round-trips; a `%20` comes back as `+`, a `%7e` as `~`. A lone surrogate is
+ * encoded as U+FFFD rather than thrown on.
  */
-const reencoded: Encode = (text) => encodeURIComponent(text).replace(/%20/g, "+");
+const reencoded: Encode = (text) => {
+  let encoded = "";
+  for (const byte of UTF8.encode(text)) {
+    const char = String.fromCharCode(byte);
+    if (byte < 0x80 && UNRESERVED.test(char)) encoded += char;
+    else if (byte === 0x20) encoded += "+";
+    else encoded += `%${HEX[byte >> 4]}${HEX[byte & 15]}`;
+  }
+  return encoded;
+};
 
 /** ALB hands names and values over as the client wrote them. */
 const asSent: Encode = (text) => text;

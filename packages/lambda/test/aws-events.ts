@@ -23,7 +23,7 @@ function calledUrl(request: HttpRequest): { path: string; query: string } {
 
 /** The query's names and values, each name's values in order: decoded as API Gateway does (`+` is a space), or as sent (ALB). */
 function queryMaps(query: string, decode: boolean) {
-  const multi: Record<string, string[]> = {};
+  const multi: Record<string, string[]> = Object.create(null);
   const pairs = decode
     ? [...new URLSearchParams(query)]
     : query
