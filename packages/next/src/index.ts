@@ -10,6 +10,19 @@ const PAGES_FIX =
   "In the Pages Router that is Next.js's own body parser, on by default for API routes: add `export const config = { api: { bodyParser: false } };` to this API route file. It must be a literal in the route file itself; Next.js reads it at build time, so no library can set it for you.";
 
 /**
+ * The URL the client called: Next.js builds `request.url` from the host it was started on (`localhost`), not from the
+ * `Host` header, so that header, with `request.url`'s protocol, path and query.
+ */
+function calledUrl(request: Request): string {
+  const { url } = request;
+  const host = request.headers.get("host");
+  const scheme = url.indexOf("://");
+  const path = scheme === -1 ? -1 : url.indexOf("/", scheme + 3);
+  if (!host || path === -1) return url;
+  return `${url.slice(0, scheme)}://${host}${url.slice(path)}`;
+}
+
+/**
  * The second argument Next.js passes a route handler: the dynamic segments (a promise since Next.js 15).
  *
  * @example
@@ -51,7 +64,13 @@ export function createRouteHandler<Events extends EventMap>(
   receiver: Receiver<Events>,
 ): (request: Request, context?: RouteContext) => Promise<Response> {
   return (request, context) =>
-    handleWebRequest(receiver, request, ROUTE_FIX, async () => targetOf(request.url, undefined, await context?.params));
+    handleWebRequest(
+      receiver,
+      request,
+      ROUTE_FIX,
+      async () => targetOf(request.url, undefined, await context?.params),
+      () => calledUrl(request),
+    );
 }
 
 /**

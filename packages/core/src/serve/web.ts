@@ -5,7 +5,9 @@ import type { Receiver } from "../receiver/receiver";
 
 /**
  * Handles a Web `Request` end to end: method, bounded raw read, receive, `Response`. Never throws. `target` tells a
- * secret resolver what the framework matched; by default, the URL's path and no params.
+ * secret resolver what the framework matched; by default, the URL's path and no params. `url` is the URL the request
+ * came to, for a scheme that signs it: by default `request.url`, for a framework that builds that from something else
+ * than what the client called (Next.js names its own host).
  *
  * @example
  * ```ts
@@ -28,13 +30,14 @@ export async function handleWebRequest<Events extends EventMap>(
   request: Request,
   consumedFix: string,
   target: TargetSource = () => targetOf(request.url),
+  url: () => string | undefined = () => request.url,
 ): Promise<Response> {
   const result = await receiver.handle({
     method: request.method,
     headers: request.headers,
     readBody: (limits) => readWebBody(request, limits, consumedFix),
     target,
-    url: () => request.url,
+    url,
   });
   return new Response(result.body, { status: result.status, headers: result.headers });
 }
