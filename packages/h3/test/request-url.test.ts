@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { H3, serve } from "h3";
 import { createApp, createRouter, toNodeListener } from "h3-v1";
@@ -34,4 +34,28 @@ it("on h3 v2, hands over the URL called under a mounted app's prefix", async () 
   await server.ready();
   const base = (server.url as string).replace(/\/$/, "");
   expect(await echoed(base)).toEqual([200, base + CALLED]);
+});
+
+it("on h3 v2 on Node, hands over the bytes of the query as sent, which the Web Request's URL re-encodes", async () => {
+  const server = serve(new H3().all("/webhooks", defineWebhookHandler(urlEchoReceiver())), {
+    port: 0,
+    hostname: "127.0.0.1",
+    silent: true,
+  });
+  closers.push(() => server.close(true));
+  await server.ready();
+  const base = (server.url as string).replace(/\/$/, "");
+  const path = `/webhooks?name=O'Brien&q="a"&p=<b>`;
+  const answer = await new Promise<string>((resolve, reject) => {
+    request(new URL(base), { path }, (res) => {
+      let text = "";
+      res.on("data", (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      res.on("end", () => resolve(text));
+    })
+      .on("error", reject)
+      .end();
+  });
+  expect(answer).toBe(base + path);
 });

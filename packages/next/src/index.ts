@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EventMap, Receiver } from "@tidings/core";
-import { handleWebRequest, targetOf } from "@tidings/core/adapter";
+import { calledUrl, handleWebRequest, targetOf } from "@tidings/core/adapter";
 import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
 
 const ROUTE_FIX =
@@ -8,19 +8,6 @@ const ROUTE_FIX =
 
 const PAGES_FIX =
   "In the Pages Router that is Next.js's own body parser, on by default for API routes: add `export const config = { api: { bodyParser: false } };` to this API route file. It must be a literal in the route file itself; Next.js reads it at build time, so no library can set it for you.";
-
-/**
- * The URL the client called: Next.js builds `request.url` from the host it was started on (`localhost`), not from the
- * `Host` header, so that header, with `request.url`'s protocol, path and query.
- */
-function calledUrl(request: Request): string {
-  const { url } = request;
-  const host = request.headers.get("host");
-  const scheme = url.indexOf("://");
-  const path = scheme === -1 ? -1 : url.indexOf("/", scheme + 3);
-  if (!host || path === -1) return url;
-  return `${url.slice(0, scheme)}://${host}${url.slice(path)}`;
-}
 
 /**
  * The second argument Next.js passes a route handler: the dynamic segments (a promise since Next.js 15).
@@ -69,6 +56,7 @@ export function createRouteHandler<Events extends EventMap>(
       request,
       ROUTE_FIX,
       async () => targetOf(request.url, undefined, await context?.params),
+      // Next.js writes the host it was started on (`localhost`) in request.url, not the one called.
       () => calledUrl(request),
     );
 }

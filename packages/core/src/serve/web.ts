@@ -41,3 +41,33 @@ export async function handleWebRequest<Events extends EventMap>(
   });
   return new Response(result.body, { status: result.status, headers: result.headers });
 }
+
+/**
+ * The URL a Web `Request` was called at, for a framework whose `request.url` is not quite it: the `Host` header the
+ * client sent (Next.js writes the host it was started on, `localhost`, in `request.url`), with `request.url`'s
+ * protocol, then `pathAndQuery` where the framework kept the bytes as sent (the Request's URL re-encodes `'`, `"`,
+ * `<`, `>`, a backslash and raw UTF-8), else `request.url`'s path and query. `request.url` itself without a `Host`.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { calledUrl, handleWebRequest, targetOf } from "@tidings/core/adapter";
+ *
+ * const receiver = createReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ *
+ * // A framework that builds request.url from its own host name: the URL-signing scheme is given the Host called.
+ * export const handle = (request: Request) =>
+ *   handleWebRequest(receiver, request, "Read nothing before the webhook.", () => targetOf(request.url), () =>
+ *     calledUrl(request),
+ *   );
+ * ```
+ */
+export function calledUrl(request: Request, pathAndQuery?: string): string {
+  const { url } = request;
+  const host = request.headers.get("host");
+  const scheme = url.indexOf("://");
+  const path = scheme === -1 ? -1 : url.indexOf("/", scheme + 3);
+  if (!host || path === -1) return url;
+  const rest = pathAndQuery?.startsWith("/") ? pathAndQuery : url.slice(path);
+  return `${url.slice(0, scheme)}://${host}${rest}`;
+}
