@@ -1,10 +1,10 @@
 import { createReceiver, type DeliveryContext } from "@tidings/core";
+import { dropbox, serviceSignature, twilio } from "@tidings/core/schemes";
 import { afterEach, expect, it } from "vitest";
 import { type ForwardingProxy, startForwardingProxy } from "../support/forwarding-proxy";
 import { delivery, eventBody, SECRET } from "./deliveries";
 import { sendOverHttp } from "./http-client";
 import { type AnyReceiver, type RunningApp, WEBHOOK_PATH, type WireRequest, type WireResponse } from "./target";
-import { challengeScheme, urlFormScheme } from "./url-schemes";
 
 /** A query a sender may register in the URL: %-escapes (a slash, UTF-8) and a `+`, all signed as sent. */
 export const QUERY = "?account=acct%2F1&to=+15551234&note=caf%C3%A9";
@@ -32,7 +32,7 @@ function formBody(sid: string): Uint8Array {
 }
 
 function signedForm(body: Uint8Array, url: string): WireRequest {
-  const headers = { "content-type": "application/x-www-form-urlencoded", ...urlFormScheme.sign(body, SECRET, { url }) };
+  const headers = { "content-type": "application/x-www-form-urlencoded", ...twilio().sign(body, SECRET, { url }) };
   return { method: "POST", headers, body };
 }
 
@@ -45,7 +45,7 @@ function sender(base: string, send: (wire: WireRequest) => Promise<WireResponse>
 const mismatch = [400, "signature_mismatch"];
 
 /**
- * What every adapter must give a scheme that signs the URL (Twilio's way) or answers a GET challenge: the URL the
+ * What every adapter must give Twilio's scheme, which signs the URL, and Dropbox's, which answers a GET challenge: the URL the
  * sender called, query included, byte for byte, and rebuilt behind a reverse proxy that rewrites the host, the port
  * and the path, from `publicUrl` or from the proxy's forwarded headers (`trustProxy`).
  */
@@ -57,7 +57,7 @@ export function describeRequestUrls(start: (receiver: AnyReceiver) => Promise<Ru
 
   function formReceiver(options: UrlOptions = {}) {
     const seen: { event: unknown; context: DeliveryContext }[] = [];
-    const receiver = createReceiver({ scheme: urlFormScheme, secret: SECRET, logger: { error() {} }, ...options });
+    const receiver = createReceiver({ scheme: twilio(), secret: SECRET, logger: { error() {} }, ...options });
     receiver.onAny((event, context) => {
       seen.push({ event, context });
     });
@@ -157,7 +157,8 @@ export function describeRequestUrls(start: (receiver: AnyReceiver) => Promise<Ru
   it("answers a GET challenge as plain text, directly and behind a proxy, and still takes deliveries", async () => {
     const handled: string[] = [];
     const receiver = createReceiver({
-      scheme: challengeScheme,
+      // Dropbox's GET challenge before any delivery, and the service's deliveries on the same route.
+      scheme: [serviceSignature(), dropbox()],
       secret: SECRET,
       logger: { error() {} },
       trustProxy: true,
@@ -166,8 +167,8 @@ export function describeRequestUrls(start: (receiver: AnyReceiver) => Promise<Ru
       handled.push(context.type);
     });
     const { send } = await direct(receiver);
-    const challenged = await send({ method: "GET", headers: {} }, `${WEBHOOK_PATH}?challenge=ping%20pong%2B1`);
-    expect([challenged.status, challenged.body]).toEqual([200, "ping pong+1"]);
+    const challenged = await send({ method: "GET", headers: {} }, `${WEBHOOK_PATH}?challenge=tf6wbJNhE0mKo8rB%2B1`);
+    expect([challenged.status, challenged.body]).toEqual([200, "tf6wbJNhE0mKo8rB+1"]);
     expect(challenged.headers["content-type"]).toBe("text/plain; charset=utf-8");
     const plain = await send({ method: "GET", headers: {} }, WEBHOOK_PATH);
     expect([plain.status, plain.headers.allow]).toEqual([405, "POST"]);
@@ -175,8 +176,8 @@ export function describeRequestUrls(start: (receiver: AnyReceiver) => Promise<Ru
     expect(posted.status).toBe(200);
 
     const behind = await proxied(() => receiver);
-    const proxiedChallenge = await behind.send({ method: "GET", headers: {} }, `${WEBHOOK_PATH}?x=1&challenge=c%C3%A9`);
-    expect([proxiedChallenge.status, proxiedChallenge.body]).toEqual([200, "cé"]);
+    const proxiedChallenge = await behind.send({ method: "GET", headers: {} }, `${WEBHOOK_PATH}?x=1&challenge=c%2Fd`);
+    expect([proxiedChallenge.status, proxiedChallenge.body]).toEqual([200, "c/d"]);
     expect(handled).toEqual(["message.delivered"]);
   });
 }

@@ -1,9 +1,9 @@
 import { createHmac } from "node:crypto";
 import { WebhookVerificationError } from "@tidings/core";
-import { answer, defineScheme, hmacMatchers, malformed, requiredHeader, serviceSignature } from "@tidings/core/schemes";
+import { defineScheme, hmacMatchers, malformed, requiredHeader } from "@tidings/core/schemes";
 
-// Two schemes written with the public `defineScheme`, as an app writes one for a sender outside the catalogue: one
-// that signs the URL and the form fields as Twilio does, one that answers a GET challenge before any delivery.
+// A scheme written with the public `defineScheme`, as an app writes one for a sender outside the catalogue: it signs
+// the URL and the form fields as Twilio does.
 
 const HEADER = "x-form-signature";
 const DISPLAY = "X-Form-Signature";
@@ -55,12 +55,3 @@ export const urlFormScheme = defineScheme({
     return { [HEADER]: createHmac("sha1", secret).update(signed).digest("base64") };
   },
 });
-
-/** Echoes `?challenge=` of a GET as plain text, as Dropbox and Meta ask when a webhook URL is registered. */
-function echoChallenge({ method, url }: { method: string; url: string | undefined }) {
-  const challenge = method === "GET" && url ? new URL(url).searchParams.get("challenge") : null;
-  return challenge === null ? undefined : answer(challenge, "text/plain; charset=utf-8");
-}
-
-/** The service's own signature for deliveries, and a GET challenge before them. */
-export const challengeScheme = defineScheme({ ...serviceSignature(), name: "challenge", handshake: echoChallenge });
