@@ -10,5 +10,5 @@ export { type HeaderSource, headerValue } from "../http/headers";
 export type { ReceiveResult } from "../http/result";
 export type { DeliverySlot } from "../receiver/admission";
 export type { IncomingDelivery, IncomingRequest } from "../receiver/incoming";
-export { handleWebRequest } from "../serve/web";
+export { calledUrl, handleWebRequest } from "../serve/web";
 export type { ClaimResult, ObjectPosition, OrderedClaimResult } from "../store/delivery-store";
