@@ -120,7 +120,7 @@ export function describeSender(name: string, sender: SenderUnderTest): void {
       const seen: string[] = [];
       // Behind a proxy: the app sees an internal address, and `publicUrl` says what the sender called.
       const publicUrl = request && new URL(request.url).origin;
-      const internal = request && request.url.replace(/^https?:\/\/[^/?]+/, "http://10.0.0.7:3000");
+      const internal = request?.url.replace(/^https?:\/\/[^/?]+/, "http://10.0.0.7:3000");
       const receiver = createReceiver({ scheme, secret, publicUrl }).onAny((_event, ctx) => {
         seen.push(ctx.type);
       });
