@@ -324,6 +324,7 @@ export function describeQueueSemantics<
     const context = (deliveryKey: string): DeliveryContext => ({
       type: "message.delivered",
       deliveryKey,
+      idempotencyKey: () => "unused",
       timestamp: 1,
       secretIndex: 0,
       verifiedBody: new Uint8Array(),

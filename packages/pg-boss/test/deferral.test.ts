@@ -21,6 +21,7 @@ afterAll(async () => {
 const context = (type: string, deliveryKey: string): DeliveryContext => ({
   type,
   deliveryKey,
+  idempotencyKey: () => "unused",
   timestamp: 1,
   secretIndex: 0,
   verifiedBody: new Uint8Array(),

@@ -1,8 +1,11 @@
 import { within } from "../ground/within";
-import type { DeliveryContext } from "../receiver/handlers";
+import type { DeliveryContext as HandlerContext } from "../receiver/handlers";
 import { type BatchOptions, GroupCommit } from "./group-commit";
 import type { EnqueueHook, EnqueueTrace } from "./job-trace";
 import { type QueuedDelivery, toQueuedDelivery } from "./queued-delivery";
+
+/** What an enqueue reads of a handler's context: all of it but what only handlers call. */
+type DeliveryContext = Omit<HandlerContext, "idempotencyKey">;
 
 /**
  * A Receiver handler that enqueues each event (what every engine's `enqueueTo` returns).

@@ -10,6 +10,7 @@ import type { Scheme } from "../schemes/scheme";
 import { SERVICE_SIGNATURE } from "../schemes/service-signature";
 import { type DeliveryStore, requireOrderedStore } from "../store/delivery-store";
 import { MemoryStore } from "../store/memory-store";
+import { checkTransactions, requireTransactionalStore, type Transactions } from "../store/transactions";
 import { resolveTolerance, type VerifyOptions } from "../verification/tolerance";
 import { type EventOrder, orderWaitMs } from "./order";
 import type { StandardSchemaV1 } from "./standard-schema";
@@ -103,6 +104,13 @@ export interface ReceiverOptions<Events extends EventMap> extends VerifyOptions 
    * at most 256 MiB of bodies held).
    */
   maxConcurrentDeliveries?: number;
+  /**
+   * Runs each delivery's handlers in one database transaction (`pgTransactions(pool)`, `pgliteTransactions(db)`… from
+   * `@tidings/postgres`), handed to them as `ctx.transaction`: their writes, the delivery's done mark and (with
+   * `order`) its object's position commit together, or roll back together when a handler throws (then the answer is
+   * 500 and nothing is marked). Needs a store that can join the transaction: `PostgresStore` on the same database.
+   */
+  transactions?: Transactions<unknown>;
 }
 
 export const DEFAULT_LEASE_MS = 60_000;
@@ -152,6 +160,10 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
     nowMs: options.now ?? Date.now,
     verifyOptions: options.now ? { toleranceSeconds, now: options.now } : { toleranceSeconds },
     store,
+    transactions: options.transactions && {
+      run: checkTransactions(options.transactions, "createReceiver"),
+      store: requireTransactionalStore(store, "createReceiver"),
+    },
     order: options.order && {
       rule: options.order as unknown as EventOrder<EventMap>,
       store: requireOrderedStore(store, "createReceiver"),
