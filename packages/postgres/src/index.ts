@@ -2,6 +2,7 @@ export type { InTransaction, Transactions } from "@tidings/core/adapter";
 export { PostgresStore, type PostgresStoreOptions, type Queryable } from "./postgres-store";
 export {
   type PgliteLike,
+  type PgPoolLike,
   type PgTransactionClient,
   pgliteTransactions,
   pgTransactions,

@@ -89,6 +89,25 @@ export interface PgTransactionClient {
 }
 
 /**
+ * What `pgTransactions` needs of a node-postgres `Pool`: both forms of `connect`, as node-postgres declares them, so
+ * that TypeScript finds the pool's client type (a `PoolClient`) for `ctx.transaction`.
+ *
+ * @example
+ * ```ts
+ * import type { PgPoolLike } from "@tidings/postgres";
+ * import type { Pool, PoolClient } from "pg";
+ *
+ * export const fits = (pool: Pool): PgPoolLike<PoolClient> => pool;
+ * ```
+ */
+export interface PgPoolLike<Client> {
+  connect(): Promise<Client>;
+  connect(
+    callback: (error: Error | undefined, client: Client | undefined, done: (release?: unknown) => void) => void,
+  ): void;
+}
+
+/**
  * node-postgres transactions on `pool`: each delivery's handlers run on a client checked out of the pool, between
  * `BEGIN` and `COMMIT` (or `ROLLBACK`), and find it in `ctx.transaction` (a `PoolClient`).
  *
@@ -108,9 +127,7 @@ export interface PgTransactionClient {
  * });
  * ```
  */
-export function pgTransactions<Client extends PgTransactionClient>(pool: {
-  connect(): Promise<Client>;
-}): Transactions<Client> {
+export function pgTransactions<Client extends PgTransactionClient>(pool: PgPoolLike<Client>): Transactions<Client> {
   if (typeof pool?.connect !== "function") throw new TypeError("pgTransactions needs a node-postgres Pool");
   return {
     async run(work) {
