@@ -90,9 +90,11 @@ export function requireTransactionalStore(store: DeliveryStore | undefined, who:
   if (typeof joinable?.completeWithin === "function" && typeof joinable.enterWithin === "function") {
     return store as TransactionalStore;
   }
-  const name = store ? (store as { constructor?: { name?: string } }).constructor?.name || "The store" : "No store";
+  const fix = "Use PostgresStore (@tidings/postgres) on the same database as the transactions.";
+  if (!store) throw new TypeError(`${who}: \`transactions\` needs \`store\`, which holds the done marks. ${fix}`);
+  const name = (store as { constructor?: { name?: string } }).constructor?.name || "The store";
   throw new TypeError(
-    `${who}: \`transactions\` needs a store that can mark deliveries done inside the transaction; ${name} cannot. Use PostgresStore (@tidings/postgres) on the same database as the transactions.`,
+    `${who}: \`transactions\` needs a store that can mark deliveries done inside the transaction; ${name} cannot. ${fix}`,
   );
 }
 
