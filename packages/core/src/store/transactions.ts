@@ -62,6 +62,16 @@ export interface Transactions<Tx> {
 /**
  * A store whose done marks can be written inside the app's own transaction (`PostgresStore`): what `transactions`
  * needs. Both steps act only through `statements`, so they commit or roll back with the handlers' writes.
+ *
+ * @example
+ * ```ts
+ * import type { DeliveryStore } from "@tidings/core";
+ * import type { TransactionalStore } from "@tidings/core/adapter";
+ *
+ * // Whether a store can carry transactional handlers: what createReceiver checks before it takes `transactions`.
+ * export const joinsTransactions = (store: DeliveryStore): store is TransactionalStore =>
+ *   typeof (store as Partial<TransactionalStore>).completeWithin === "function";
+ * ```
  */
 export interface TransactionalStore extends DeliveryStore {
   /**
