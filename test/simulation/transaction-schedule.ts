@@ -57,11 +57,12 @@ export function txScheduleArbitrary(maxCommands = 24): fc.Arbitrary<TxSchedule> 
  */
 let schedules = 0;
 
-export async function runTxSchedule(db: PGlite, schedule: TxSchedule): Promise<TransactionWorld> {
+export async function runTxSchedule(db: PGlite, schedule: TxSchedule, transactional = true): Promise<TransactionWorld> {
   const clock = new VirtualClock(START);
   const restore = clock.install();
   const run = ++schedules;
-  const world = new TransactionWorld({ side: schedule.side, ordered: schedule.ordered, events: TX_EVENTS }, clock, db, {
+  const options = { side: schedule.side, ordered: schedule.ordered, events: TX_EVENTS, transactional };
+  const world = new TransactionWorld(options, clock, db, {
     store: `tx_${run}`,
     app: `tx_${run}_effects`,
   });
@@ -93,9 +94,9 @@ export async function runTxSchedule(db: PGlite, schedule: TxSchedule): Promise<T
 }
 
 /** Fails with the schedule's log when an invariant broke. */
-export function txProperty(db: PGlite, maxCommands?: number) {
+export function txProperty(db: PGlite, maxCommands?: number, transactional = true) {
   return fc.asyncProperty(txScheduleArbitrary(maxCommands), async (schedule) => {
-    const world = await runTxSchedule(db, schedule);
+    const world = await runTxSchedule(db, schedule, transactional);
     if (world.model.violations.length > 0) {
       throw new Error(`${world.model.violations.join("\n")}\n\nlog:\n${world.model.log.join("\n")}`);
     }

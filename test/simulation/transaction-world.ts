@@ -39,6 +39,11 @@ export interface TxWorldOptions {
   side: TxSide;
   /** With `order: messageStatusOrder`: the claim, done mark and position; without, a worker writes an inbox row. */
   ordered: boolean;
+  /**
+   * False: no `transactions`, the handler writing its row on its own, as an at-least-once handler does: what the
+   * model must catch (a row committed with no done mark, and applied again on the rerun).
+   */
+  transactional?: boolean;
   events: SimEvent[];
 }
 
@@ -181,9 +186,10 @@ export class TransactionWorld {
 
   #boot(process: TxProcess): void {
     const incarnation = process.incarnation;
+    const joined = this.options.transactional !== false;
     const common = {
       store: this.#storeOf(process, incarnation),
-      transactions: this.#transactionsOf(process, incarnation),
+      ...(joined && { transactions: this.#transactionsOf(process, incarnation) }),
       leaseMs: LEASE_MS,
       logger: quiet,
       ...(this.options.ordered && { order: messageStatusOrder, orderWaitMs: ORDER_WAIT_MS }),
@@ -200,12 +206,11 @@ export class TransactionWorld {
   /** The app's handler: one row for the event, through the delivery's transaction; then the step's fault. */
   async #handle(process: TxProcess, incarnation: number, received: unknown, context: object): Promise<void> {
     const event = this.model.eventOf(String((received as { id?: unknown }).id));
-    const { transaction } = context as { transaction: { query(text: string, params: unknown[]): Promise<unknown> } };
-    await transaction.query(`INSERT INTO ${this.tables.app} (event_id, object, position) VALUES ($1, $2, $3)`, [
-      event.id,
-      event.object,
-      event.position ?? null,
-    ]);
+    const { transaction } = context as { transaction?: { query(text: string, params: unknown[]): Promise<unknown> } };
+    const insert = `INSERT INTO ${this.tables.app} (event_id, object, position) VALUES ($1, $2, $3)`;
+    const params = [event.id, event.object, event.position ?? null];
+    if (transaction) await transaction.query(insert, params);
+    else await this.#tracked().query(insert, params);
     this.model.note(`p${process.id} wrote ${event.id} (uncommitted)`);
     if (process.incarnation !== incarnation) return never;
     const fault = process.fault;

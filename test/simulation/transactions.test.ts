@@ -16,6 +16,14 @@ describe("transactional handlers on PGlite under seeded schedules of kills and f
     await fc.assert(txProperty(db), { numRuns: RUNS, ...(seed !== undefined && { seed }) });
   });
 
+  it("catches the same handlers without transactions: a row committed with no done mark, applied again", {
+    timeout: 120_000,
+  }, async () => {
+    const details = await fc.check(txProperty(db, undefined, false), { numRuns: RUNS, seed: 7 });
+    expect(details.failed).toBe(true);
+    expect(String(details.errorInstance)).toMatch(/without its done mark|applied 2 times/);
+  });
+
   it("plays a schedule the same way every time: a seed replays it", { timeout: 120_000 }, async () => {
     const samples = fc.sample(txScheduleArbitrary(), { numRuns: 8, seed: 36 });
     const again = fc.sample(txScheduleArbitrary(), { numRuns: 8, seed: 36 });
