@@ -21,7 +21,7 @@ import { Cast } from "./cast";
 import { CREATE_APP_TABLE } from "./effects";
 import { type EngineName, startEngine } from "./engine";
 import { countFollowUps } from "./follow-ups";
-import { renderReport, type SoakRun } from "./report";
+import { FULL_DELIVERIES, renderReport, type SoakRun } from "./report";
 import { type Acknowledged, failures, judge, parseEffects, type Verdict } from "./verdict";
 
 const args = process.argv.slice(2);
@@ -34,12 +34,12 @@ const engines = (option("engines") ?? (effects ? "request,bullmq,pg-boss" : "bul
 const out = option("out");
 const SETTINGS = {
   ...(quick
-    ? { deliveries: effects ? 600 : 1_200, messagesPerSecond: 80, killEveryMs: 2_000 }
-    : { deliveries: 100_000, messagesPerSecond: 120, killEveryMs: 4_000 }),
+    ? { deliveries: effects ? 300 : 1_200, messagesPerSecond: 80, killEveryMs: 2_000 }
+    : { deliveries: FULL_DELIVERIES, messagesPerSecond: 120, killEveryMs: 4_000 }),
   ...(option("deliveries") ? { deliveries: Number(option("deliveries")) } : {}),
 };
 // With effects: one event in this many has its first run killed at a chosen point (effects.ts).
-const AIM_EVERY = quick ? 40 : 1_000;
+const AIM_EVERY = quick ? 25 : 1_000;
 const SECRET = "whsec_soak";
 const CHAOS = { duplicates: 0.1, reorder: 0.3, delayMs: [0, 50] as const, seed: 7 };
 // Every event of the emulator's test mode: queued, sent, then delivered or failed (a recipient that always fails).
@@ -239,6 +239,7 @@ if (from) {
 }
 const report = renderReport(runs, {
   quick,
+  merged: from !== undefined,
   effects: effects ? { aimEvery: AIM_EVERY } : undefined,
   ...SETTINGS,
   maxMessagesInProgress: MAX_MESSAGES_IN_PROGRESS,
