@@ -117,7 +117,7 @@ PostgreSQL is the engine that restarts); in the **bullmq** and **pg-boss** rows,
 transaction holds the job's inbox row or done mark). Each run inserts one row per event into the app's table, and for
 each \`message.failed\` sends a follow-up message through the emulator's \`POST /v3/messages\` with
 \`Idempotency-Key: ctx.idempotencyKey("follow-up")\` (the follow-ups' own events are delivered too). The first run of
-one event in ${effects.aimEvery} asks the harness to SIGKILL its process: half of them after the row is written and the follow-up sent,
+one event in ${effects.aimEvery.toLocaleString("en")} asks the harness to SIGKILL its process: half of them after the row is written and the follow-up sent,
 before the commit; half after the commit, before the delivery is answered or the job completed.
 
 | engine | events sent | acknowledged (2xx) | rate | settled after | kills | engine restarts | lost | rows | effects applied twice (rows / messages) | follow-ups | reruns after a kill | reruns with no kill | stale | wrong final status | send → handler p50 / p99 (ms) |
