@@ -124,7 +124,8 @@ before the commit; half after the commit, before the delivery is answered or the
 | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${rows.map((row) => `| ${row} |`).join("\n")}
 
-- **lost**: acknowledged to the sender, yet with no row committed and not answered stale. Must be 0.
+- **lost**: acknowledged to the sender, yet with no row committed, and none of its message at or above its position
+  either (which would make it stale). Must be 0.
 - **effects applied twice**: events with more than one row in the app's table / events for which the emulator created
   more than one follow-up message (a replay under a key it had seen creates none). Must be 0.
 - **follow-ups**: messages the emulator created for \`message.failed\` events; **missing**: such events whose row

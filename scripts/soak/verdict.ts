@@ -80,6 +80,8 @@ export interface Verdict {
 }
 
 const FINAL = new Set(["message.delivered", "message.failed"]);
+/** `messageStatusOrder`'s positions, by status. */
+const STATUS_POSITION: Record<string, number> = { queued: 1, sent: 2, delivered: 3, failed: 3 };
 
 function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number);
@@ -112,10 +114,15 @@ export function judge(
       else doubled.push(event);
     }
   }
-  // With effects, handled means its row committed: a run alone may have rolled back. A job completed as a duplicate
-  // with no row was judged stale by a run whose worker died before it noted so.
-  const handled = (event: string) => (app ? app.rows.has(event) : runs.has(event));
-  const lost = [...acknowledged.keys()].filter((event) => !handled(event) && !stale.has(event) && !settled.has(event));
+  // With effects, the database says it: an event is handled if its row committed (a run alone may have rolled back),
+  // and stale if a row of its message at or above its position committed (a stale verdict's note may die with its
+  // process, and a later copy is then answered as a duplicate).
+  const lost = [...acknowledged].flatMap(([event, { message, type }]) => {
+    if (!app) return runs.has(event) || stale.has(event) || settled.has(event) ? [] : [event];
+    const reached = STATUS_POSITION[app.lastStatus.get(message) ?? ""] ?? 0;
+    const position = STATUS_POSITION[type.slice("message.".length)];
+    return app.rows.has(event) || (position !== undefined && reached >= position) ? [] : [event];
+  });
   const lastStatus = new Map<string, Effect>();
   const finalType = new Map<string, string>();
   for (const [event, { message, type }] of acknowledged) {
