@@ -10,12 +10,12 @@ import { SERVER_CPU } from "../http/fleet";
 import { ROUTES } from "../http/routes";
 import { CallgrindChild } from "../instructions/callgrind-child";
 import { countRoutes } from "../instructions/measure";
-import { countInTurns } from "../instructions/turns";
+import { type Counted, countInTurns } from "../instructions/turns";
 import { Child } from "../lib/children";
 import type { InstructionSettings } from "../lib/options";
 import { type Pair, pairOf } from "../lib/stats";
 import { ENGINES } from "../queue/engines";
-import { REQUEST_SIDES, WORKER_SIDES, type WorkerSide } from "./sides";
+import { REQUEST_SIDES, type RequestSide, WORKER_SIDES, type WorkerSide } from "./sides";
 
 export interface TransactionCost extends Pair {
   /** What was measured, for the report's row. */
@@ -48,13 +48,22 @@ export async function runTransactionsSuite(
 }
 
 async function measureRequest(url: string, settings: InstructionSettings): Promise<TransactionCost> {
-  const server = new CallgrindChild("transactions/request-server.ts", { cpu: SERVER_CPU, args: [url] });
+  const { windows } = await countRequest(url, settings);
+  return {
+    label: `Receiver (node:http), PostgreSQL ${postgresVersion()}, Node ${process.versions.node}`,
+    ...pairOf(windows.get("ideal") ?? [], windows.get("adapter") ?? []),
+  };
+}
+
+/** The request sides' counts; with `functions`, by function too (main.ts --functions). */
+export async function countRequest(
+  url: string,
+  settings: InstructionSettings,
+  functions = false,
+): Promise<Counted<RequestSide>> {
+  const server = new CallgrindChild("transactions/request-server.ts", { cpu: SERVER_CPU, args: [url] }, { functions });
   try {
-    const { windows } = await countRoutes(server, REQUEST_SIDES, (side) => ROUTES[side], settings);
-    return {
-      label: `Receiver (node:http), PostgreSQL ${postgresVersion()}, Node ${process.versions.node}`,
-      ...pairOf(windows.get("ideal") ?? [], windows.get("adapter") ?? []),
-    };
+    return await countRoutes(server, REQUEST_SIDES, (side) => ROUTES[side], settings, functions);
   } finally {
     await server.stop();
   }
@@ -62,17 +71,32 @@ async function measureRequest(url: string, settings: InstructionSettings): Promi
 
 /** The producer (not counted) fills a side's queue through enqueueTo; its window ends when that side ran them all. */
 async function measureWorker(url: string, settings: InstructionSettings): Promise<TransactionCost> {
+  const { windows } = await countWorker(url, settings);
+  return { label: pgBoss().label(), ...pairOf(windows.get("bare") ?? [], windows.get("ours") ?? []) };
+}
+
+function pgBoss() {
   const engine = ENGINES.find((candidate) => candidate.id === "pg-boss");
   if (!engine) throw new Error("the queue suite has no pg-boss engine");
+  return engine;
+}
+
+/** The worker sides' counts; with `functions`, by function too (main.ts --functions). */
+export async function countWorker(
+  url: string,
+  settings: InstructionSettings,
+  functions = false,
+): Promise<Counted<WorkerSide>> {
+  const engine = pgBoss();
   const node = engine.node();
   const env = { POSTGRES_URL: url };
   const queueOf = (side: WorkerSide) => `tx-${side}-${process.pid}`;
   const producer = new Child("queue/producer.ts", { node, env, args: [engine.id, String(BODY_BYTES)] });
-  const worker = new CallgrindChild("transactions/worker.ts", {
-    node,
-    env,
-    args: [String(CONCURRENCY), queueOf("bare"), queueOf("ours")],
-  });
+  const worker = new CallgrindChild(
+    "transactions/worker.ts",
+    { node, env, args: [String(CONCURRENCY), queueOf("bare"), queueOf("ours")] },
+    { functions },
+  );
   const added = new Map<WorkerSide, number>(WORKER_SIDES.map((side) => [side, 0]));
   const run = async (side: WorkerSide, count: number) => {
     const total = (added.get(side) ?? 0) + count;
@@ -83,8 +107,7 @@ async function measureWorker(url: string, settings: InstructionSettings): Promis
     if (handled !== total) throw new Error(`${side}: ${handled}/${total} jobs handled`);
   };
   try {
-    const { windows } = await countInTurns(new Map(WORKER_SIDES.map((side) => [side, worker])), settings, false, run);
-    return { label: engine.label(), ...pairOf(windows.get("bare") ?? [], windows.get("ours") ?? []) };
+    return await countInTurns(new Map(WORKER_SIDES.map((side) => [side, worker])), settings, functions, run);
   } finally {
     await Promise.all([producer.stop(), worker.stop()]);
   }
