@@ -215,6 +215,7 @@ export function describeQueueSemantics<
           attempt: 1,
           jobId: pkg.jobIdFor("event:evt_ctx"),
           verifiedBodySha256: digest("evt_ctx"),
+          idempotencyKey: expect.any(Function),
         },
       ]);
     });

@@ -404,6 +404,8 @@ export abstract class QueueWorker<
     const key = this.#scope + context.deliveryKey;
     const { store, doneTtlMs } = joined;
     try {
+      // Outside the transaction: a database that runs one at a time (PGlite) would wait on it for ever.
+      await store.setup();
       return await joined.run.run(async (transaction, statements) => {
         if (!held && !(await store.enterWithin(statements, key, doneTtlMs))) return "duplicate";
         const failures = await this.#dispatcher.dispatch(event, { ...context, transaction } as WorkerContext, runs);

@@ -65,6 +65,11 @@ export interface Transactions<Tx> {
  */
 export interface TransactionalStore extends DeliveryStore {
   /**
+   * Prepares what the steps below need (creates the tables if missing), outside any transaction: called before a
+   * transaction first uses the store. Resolves at once once done.
+   */
+  setup(): Promise<void>;
+  /**
    * In the transaction: marks the claimed key done for `ttlMs` (with `order`, moves the object's position and ends its
    * lease), as `complete` / `completeInOrder` do, fenced the same way: false, changing nothing, if the token no longer
    * holds a live lease on the key (or the object). The caller then rolls the transaction back.
@@ -87,12 +92,18 @@ export interface TransactionalStore extends DeliveryStore {
 /** The store, if it can join a transaction; a TypeError naming the fix otherwise (a setup error, not a 500 per event). */
 export function requireTransactionalStore(store: DeliveryStore | undefined, who: string): TransactionalStore {
   const joinable = store as Partial<TransactionalStore> | undefined;
-  if (typeof joinable?.completeWithin === "function" && typeof joinable.enterWithin === "function") {
+  if (
+    typeof joinable?.completeWithin === "function" &&
+    typeof joinable.enterWithin === "function" &&
+    typeof joinable.setup === "function"
+  ) {
     return store as TransactionalStore;
   }
-  const name = store ? (store as { constructor?: { name?: string } }).constructor?.name || "The store" : "No store";
+  const fix = "Use PostgresStore (@tidings/postgres) on the same database as the transactions.";
+  if (!store) throw new TypeError(`${who}: \`transactions\` needs \`store\`, which holds the done marks. ${fix}`);
+  const name = (store as { constructor?: { name?: string } }).constructor?.name || "The store";
   throw new TypeError(
-    `${who}: \`transactions\` needs a store that can mark deliveries done inside the transaction; ${name} cannot. Use PostgresStore (@tidings/postgres) on the same database as the transactions.`,
+    `${who}: \`transactions\` needs a store that can mark deliveries done inside the transaction; ${name} cannot. ${fix}`,
   );
 }
 
