@@ -60,6 +60,13 @@ serveCommands({
     const { user, system } = process.cpuUsage();
     return user + system;
   },
+  /** The engine writes made to each route's queue so far, and the jobs they held. */
+  writes: () => ({
+    adapter: engine.writes(adapterQueue),
+    ideal: engine.writes(idealQueue),
+    ...(batchedQueue === undefined ? {} : { batched: engine.writes(batchedQueue) }),
+    ...(unbatchedQueue === undefined ? {} : { unbatched: engine.writes(unbatchedQueue) }),
+  }),
   jobs: async () => ({
     adapter: await engine.jobs(adapterQueue),
     ideal: await engine.jobs(idealQueue),
