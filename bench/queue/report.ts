@@ -63,11 +63,11 @@ function batchVerdict(engine: EngineResult) {
   const target = `batched enqueueTo ÷ ${BASELINES[against]} ≥ ${atLeast}×`;
   if (!ratios) return { target, ratios, met: false, decision: "" };
   const { minima, medians } = ratios;
-  if (minima >= atLeast && medians >= atLeast)
-    return { target, ratios, met: true, decision: "minima and medians at or above the target" };
-  if (minima < atLeast && medians < atLeast)
-    return { target, ratios, met: false, decision: "minima and medians below the target" };
-  return { target, ratios, met: undefined, decision: "minima and medians on either side of the target" };
+  // Four decimals, so that a ratio just below the target does not read as the target itself.
+  const both = `minima ${minima.toFixed(4)} and medians ${medians.toFixed(4)}`;
+  if (minima >= atLeast && medians >= atLeast) return { target, ratios, met: true, decision: `${both} at or above` };
+  if (minima < atLeast && medians < atLeast) return { target, ratios, met: false, decision: `${both} below` };
+  return { target, ratios, met: undefined, decision: `${both} on either side of the target` };
 }
 
 /** Minima and medians, then the spread of the ratios taken within each turn. */
