@@ -15,6 +15,8 @@ import type { QueueResults } from "./queue/suite";
 import { renderSchemes } from "./schemes/render";
 import type { SchemeResults } from "./schemes/suite";
 import { renderSecrets, type SecretResults } from "./secrets/suite";
+import { renderTransactions } from "./transactions/report";
+import type { TransactionResults } from "./transactions/suite";
 import type { VerifyResults, VerifyRow } from "./verify/suite";
 
 /** What the suites measured: the rows their sections, targets and charts are drawn from. */
@@ -28,14 +30,15 @@ export interface Results {
   queue?: QueueResults | undefined;
   schemes?: SchemeResults | undefined;
   secrets?: SecretResults | undefined;
+  transactions?: TransactionResults | undefined;
 }
 
-/** The results each suite writes (the instructions suite counts what `order` costs too). */
+/** The results each suite writes (the instructions suite counts what `order` and transactions cost too). */
 export const SUITE_RESULTS: Record<SuiteName, readonly (keyof Results)[]> = {
   verify: ["verify"],
   http: ["http"],
   memory: ["memory"],
-  instructions: ["instructions", "order"],
+  instructions: ["instructions", "order", "transactions"],
   hostile: ["hostile"],
   queue: ["queue"],
   schemes: ["schemes"],
@@ -346,7 +349,7 @@ export const SECTION_KEYS: Record<SuiteName, readonly string[]> = {
   verify: ["## 1."],
   http: ["## 2."],
   memory: ["## 3."],
-  instructions: ["## 4.", "## Order"],
+  instructions: ["## 4.", "## Order", "## Transactions"],
   queue: ["## 5."],
   hostile: ["## Hostile unsigned requests"],
   schemes: ["## Schemes"],
@@ -382,5 +385,6 @@ export function renderReport(report: RunReport): string {
   if (report.schemes) sections.push(renderSchemes(report.schemes, chartLines(report, "schemes")));
   if (report.secrets) sections.push(renderSecrets(report.secrets));
   if (report.order) sections.push(renderOrder(report.order));
+  if (report.transactions) sections.push(renderTransactions(report.transactions));
   return sections.join("\n");
 }

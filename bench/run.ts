@@ -22,6 +22,7 @@ import { type Results, type RunReport, renderReport, SECTION_KEYS, separateRunRo
 import { mergeReport } from "./report-merge";
 import { runSchemesSuite } from "./schemes/suite";
 import { runSecretsSuite } from "./secrets/suite";
+import { runTransactionsSuite } from "./transactions/suite";
 import { runVerifySuite } from "./verify/suite";
 
 const args = process.argv.slice(2);
@@ -64,7 +65,11 @@ const runs: Record<SuiteName, () => Promise<Results>> = {
     const frameworks = options.quick ? quickOne : options.frameworks;
     const instructions = await runInstructionsSuite(options.instructions, frameworks, log);
     // What `order` costs is an instruction count too, taken with the same settings.
-    return { instructions, order: await timed("order", () => runOrderSuite(options.instructions, log)) };
+    return {
+      instructions,
+      order: await timed("order", () => runOrderSuite(options.instructions, log)),
+      transactions: await timed("transactions", () => runTransactionsSuite(options.instructions, log)),
+    };
   },
   hostile: async () => ({ hostile: await runHostileSuite(options.quick, log) }),
   queue: async () => ({ queue: await runQueueSuite(options.queue, options.engines, log) }),

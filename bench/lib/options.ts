@@ -63,6 +63,11 @@ export interface QueueSettings {
    * more code to tier up than a hand-written route), and rounds, enough that the per-round ratios' spread shows.
    */
   batching: { warmupDeliveries: number; rounds: number };
+  /**
+   * Group commit's routes under callgrind, where the targets are judged: the same warm-up per route, then windows
+   * of deliveries, the routes taking turns.
+   */
+  batchingCount: InstructionSettings;
 }
 
 export interface Options {
@@ -128,6 +133,7 @@ function queueSettings(quick: boolean, rounds: number | undefined): QueueSetting
         deliveries: 40,
         warmupDeliveries: 10,
         batching: { warmupDeliveries: 10, rounds: rounds ?? 1 },
+        batchingCount: { warmupRequests: 10, windows: 1, windowRequests: 32 },
       }
     : {
         ...common,
@@ -138,6 +144,7 @@ function queueSettings(quick: boolean, rounds: number | undefined): QueueSetting
         deliveries: 4_000,
         warmupDeliveries: 500,
         batching: { warmupDeliveries: 6_000, rounds: rounds ?? 9 },
+        batchingCount: { warmupRequests: 6_000, windows: 9, windowRequests: 500 },
       };
 }
 

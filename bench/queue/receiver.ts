@@ -9,10 +9,11 @@
  * Both answer the Receiver's 200 `{"received":true}` once the engine has stored the job.
  */
 import { createHash } from "node:crypto";
+import { createServer } from "node:http";
 import { createReceiver } from "@tidings/core";
 import { BATCH_DEFAULTS } from "@tidings/core/dispatch";
 import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
-import { listen } from "../http/apps/listen";
+import { listenServer } from "../http/apps/listen";
 import { verifyInline } from "../http/ideal";
 import { ANSWER_BODY, ANSWER_HEADERS, ROUTES, readRequestBody } from "../http/routes";
 import { serveCommands } from "../lib/children";
@@ -31,7 +32,7 @@ const batched = receiverOn(batchedQueue, BATCH_DEFAULTS);
 const unbatched = receiverOn(unbatchedQueue, false);
 const sendIdeal = await engine.idealSender(idealQueue);
 
-const app = await listen(async (req, res) => {
+const server = createServer(async (req, res) => {
   if (req.url === ROUTES.adapter) {
     return writeNodeResponse(res, await handleNodeRequest(receiver, req, { consumedFix: "n/a" }));
   }
@@ -52,6 +53,10 @@ const app = await listen(async (req, res) => {
   });
   res.writeHead(200, ANSWER_HEADERS).end(ANSWER_BODY);
 });
+// Under callgrind on a loaded machine, a pause between windows can outlast the default 5 s: a client reusing a
+// connection the server was closing at that moment would see it hang up.
+server.keepAliveTimeout = 0;
+const app = await listenServer(server);
 
 serveCommands({
   port: () => app.port,
@@ -60,6 +65,13 @@ serveCommands({
     const { user, system } = process.cpuUsage();
     return user + system;
   },
+  /** The engine writes made to each route's queue so far, and the jobs they held. */
+  writes: () => ({
+    adapter: engine.writes(adapterQueue),
+    ideal: engine.writes(idealQueue),
+    ...(batchedQueue === undefined ? {} : { batched: engine.writes(batchedQueue) }),
+    ...(unbatchedQueue === undefined ? {} : { unbatched: engine.writes(unbatchedQueue) }),
+  }),
   jobs: async () => ({
     adapter: await engine.jobs(adapterQueue),
     ideal: await engine.jobs(idealQueue),

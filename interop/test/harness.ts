@@ -1,7 +1,8 @@
 // The checks every sender's scheme passes against the sender's own SDK (or, where the SDK only verifies or does not
 // exist, the sender's documented algorithm written out in the test): each sender's file describes how its SDK signs
 // and verifies, and calls `describeSender`.
-import { createReceiver, WebhookVerificationError } from "@tidings/core";
+import { createReceiver, type EventMap, WebhookVerificationError } from "@tidings/core";
+import { type JobRun, QueueWorker, toQueuedDelivery } from "@tidings/core/dispatch";
 import type { Scheme, SignedRequest } from "@tidings/core/schemes";
 import { describe, expect, it } from "vitest";
 
@@ -32,6 +33,19 @@ export interface SenderUnderTest {
 }
 
 const now = () => Math.floor(Date.now() / 1000);
+
+/** A worker whose engine is a list: core's QueueWorker, run as BullMQ's and pg-boss's workers run it. */
+class ListWorker extends QueueWorker<EventMap> {
+  constructor() {
+    super({}, { system: "list", queue: "deliveries" });
+  }
+
+  take(data: unknown, job: JobRun) {
+    return this.run(data, job);
+  }
+
+  async close(): Promise<void> {}
+}
 
 /** The code of the WebhookVerificationError `run` throws (a 400), or undefined when it verifies. */
 export async function codeOf(run: () => unknown): Promise<string | undefined> {
@@ -106,7 +120,7 @@ export function describeSender(name: string, sender: SenderUnderTest): void {
       const seen: string[] = [];
       // Behind a proxy: the app sees an internal address, and `publicUrl` says what the sender called.
       const publicUrl = request && new URL(request.url).origin;
-      const internal = request && request.url.replace(/^https?:\/\/[^/?]+/, "http://10.0.0.7:3000");
+      const internal = request?.url.replace(/^https?:\/\/[^/?]+/, "http://10.0.0.7:3000");
       const receiver = createReceiver({ scheme, secret, publicUrl }).onAny((_event, ctx) => {
         seen.push(ctx.type);
       });
@@ -115,6 +129,29 @@ export function describeSender(name: string, sender: SenderUnderTest): void {
       expect((await receiver.receive(delivery)).code).toBe("accepted");
       expect((await receiver.receive(delivery)).code).toBe(dedup ? "duplicate" : "accepted");
       expect(seen).toEqual(dedup ? [sender.type] : [sender.type, sender.type]);
+    });
+
+    it("crosses the queue hand-off: the job a receiver enqueues reaches a worker's handler of its type", async () => {
+      const jobs: unknown[] = [];
+      const publicUrl = request && new URL(request.url).origin;
+      const receiver = createReceiver({ scheme, secret, publicUrl }).onAny((event, ctx) => {
+        // What an engine stores and hands back: the job's JSON.
+        jobs.push(JSON.parse(JSON.stringify(toQueuedDelivery(event as object, ctx, false))));
+      });
+      const headers = await sender.sign(body, secret, now());
+      const answer = await receiver.receive({
+        rawBody: Buffer.from(body),
+        headers,
+        url: request?.url,
+        method: request?.method,
+      });
+      expect(answer.status).toBe(200);
+      const handled: string[] = [];
+      const worker = new ListWorker().on(sender.type, (_event, context) => {
+        handled.push(context.type);
+      });
+      for (const [index, job] of jobs.entries()) await worker.take(job, { id: `job-${index}`, attempt: 1 });
+      expect(handled).toEqual([sender.type]);
     });
 
     it("describes its sender for the catalogue", () => {

@@ -17,6 +17,8 @@ export interface Kill {
   role: Member["role"];
   pid: number;
   at: number;
+  /** Asked for by the process's own handler, at a chosen point of a run (effects mode), rather than at random. */
+  aimed: boolean;
 }
 
 export class Cast {
@@ -45,6 +47,11 @@ export class Cast {
         const port = /\{"port":(\d+)\}/.exec(output);
         if (port) member.port = Number(port[1]);
         if (port || output.includes('{"worker":')) resolve();
+        // A handler waiting at the point of its run chosen for a kill (effects.ts).
+        if (output.includes('{"kill":')) {
+          output = "";
+          this.#kill(member, true).catch((error) => console.error(error));
+        }
       });
       child.once("exit", (code) => reject(new Error(`a ${role} exited with ${code} while starting:\n${output}`)));
     });
@@ -54,9 +61,14 @@ export class Cast {
 
   /** SIGKILLs one member at random, as a crashed host would, and starts another in its place. */
   async killOne(random: () => number): Promise<void> {
-    const victim = this.members[Math.floor(random() * this.members.length)] as Member;
-    this.members.splice(this.members.indexOf(victim), 1);
-    this.kills.push({ role: victim.role, pid: victim.child.pid as number, at: Date.now() });
+    await this.#kill(this.members[Math.floor(random() * this.members.length)] as Member, false);
+  }
+
+  async #kill(victim: Member, aimed: boolean): Promise<void> {
+    const at = this.members.indexOf(victim);
+    if (at === -1) return; // killed already
+    this.members.splice(at, 1);
+    this.kills.push({ role: victim.role, pid: victim.child.pid as number, at: Date.now(), aimed });
     await stop(victim.child, "SIGKILL");
     await this.start(victim.role);
   }

@@ -1,5 +1,6 @@
 // The processes of a soak run (receivers, workers, and the end-of-run drain check): each engine's store and queue,
-// built from the env startEngine gives.
+// built from the env startEngine gives. With EFFECTS, handlers run in the delivery's transaction (effects.ts): the
+// workers', and for the `request` engine the receivers' own, which run them rather than enqueue.
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import {
@@ -21,9 +22,13 @@ import express from "express";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { PgBoss } from "pg-boss";
+import { type EffectsEnv, effectsParts } from "./effects";
 
-type Env = "ENGINE" | "ROLE" | "SECRET" | "QUEUE" | "EFFECTS_DIR" | "REDIS_PORT" | "DATABASE_URL";
-const { ENGINE, ROLE, SECRET, QUEUE, EFFECTS_DIR, REDIS_PORT, DATABASE_URL } = process.env as Record<Env, string>;
+type Env = "ENGINE" | "ROLE" | "SECRET" | "QUEUE" | "EFFECTS" | "EFFECTS_DIR" | "REDIS_PORT" | "DATABASE_URL";
+const { ENGINE, ROLE, SECRET, QUEUE, EFFECTS, EFFECTS_DIR, REDIS_PORT, DATABASE_URL } = process.env as Record<
+  Env,
+  string
+>;
 const redisOptions = { host: "127.0.0.1", port: Number(REDIS_PORT), maxRetriesPerRequest: null };
 // A worker that dies mid-job leaves its hold on the message for this long before another may take it.
 const LEASE_MS = 5000;
@@ -49,7 +54,18 @@ async function boss(): Promise<PgBoss> {
 
 async function receiver(): Promise<void> {
   // A receiver killed mid-delivery leaves its claim in flight until the lease ends: shorter than the default minute.
-  const app = createReceiver({ secret: SECRET, store: store(), leaseMs: 10_000, logger: { error() {}, warn() {} } });
+  const common = { secret: SECRET, leaseMs: 10_000, logger: { error() {}, warn() {} } };
+  if (ENGINE === "request") {
+    const write = effects();
+    const { store, transactions, handler } = effectsParts(process.env as unknown as EffectsEnv, write);
+    const app = createReceiver({ ...common, store, transactions, order: messageStatusOrder });
+    app.onAny(handler);
+    app.onOutcome((outcome) => {
+      if (outcome.code === "stale") write(`stale ${outcome.delivery?.deliveryKey.replace(/^event:/, "")} -`);
+    });
+    return listen(webhookMiddleware(app));
+  }
+  const app = createReceiver({ ...common, store: store() });
   if (ENGINE === "pg-boss") {
     app.onAny(pgBossEnqueue({ boss: await boss(), queue: QUEUE }, { attempts: 20, pgBoss: { expireInSeconds: 10 } }));
   } else {
@@ -57,8 +73,12 @@ async function receiver(): Promise<void> {
     queue.on("error", () => {});
     app.onAny(bullmqEnqueue(queue, { attempts: 20 }));
   }
+  listen(webhookMiddleware(app));
+}
+
+function listen(middleware: ReturnType<typeof webhookMiddleware>): void {
   const server = express()
-    .post("/webhooks", webhookMiddleware(app))
+    .post("/webhooks", middleware)
     .listen(0, "127.0.0.1", () => {
       console.log(JSON.stringify({ port: (server.address() as { port: number }).port }));
     });
@@ -72,7 +92,14 @@ function effects(): (line: string) => void {
 
 async function worker(): Promise<void> {
   const write = effects();
-  const options = { order: messageStatusOrder, store: store(), leaseMs: LEASE_MS, logger: { error() {} } };
+  const transactional = EFFECTS === "1" ? effectsParts(process.env as unknown as EffectsEnv, write) : undefined;
+  const options = {
+    order: messageStatusOrder,
+    store: transactional?.store ?? store(),
+    leaseMs: LEASE_MS,
+    logger: { error() {} },
+    ...(transactional ? { transactions: transactional.transactions } : {}),
+  };
   const running =
     ENGINE === "pg-boss"
       ? pgBossWorker({
@@ -89,10 +116,13 @@ async function worker(): Promise<void> {
           ...options,
           bullmq: { stalledInterval: 2000, maxStalledCount: 100 },
         });
-  running.onAny(async (received) => {
-    const event = received as MessageEvent<string, string>;
-    write(`ran ${event.id} ${event.data.id} ${event.data.status}`);
-  });
+  if (transactional) running.onAny(transactional.handler);
+  else {
+    running.onAny(async (received) => {
+      const event = received as MessageEvent<string, string>;
+      write(`ran ${event.id} ${event.data.id} ${event.data.status}`);
+    });
+  }
   // A job its store already has as handled ran (or was judged stale) in a run whose worker died before the job
   // completed: its rerun runs no handlers, and is noted so that the event is not counted lost.
   running.onOutcome((outcome) => {

@@ -1,28 +1,45 @@
-// `npm run soak [-- --quick] [--engines=bullmq,pg-boss] [--out=docs/reliability.md]`: the emulator's chaos (duplicates,
-// reordering, delays) at a steady rate against 3 receiver and 2 worker processes sharing an engine, while a random
-// receiver or worker is SIGKILLed (and restarted) every few seconds and the engine's server restarts once. Then:
-// every event acknowledged to the sender was handled (or answered stale), none ran twice but for a worker killed
-// mid-job, and with `order` every message ends at its final status. Writes the report; exits 1 if anything was lost.
+// `npm run soak [-- --quick] [--effects] [--engines=bullmq,pg-boss] [--deliveries=N] [--out=docs/reliability.md]
+// [--save=runs.json | --from=runs.json,…]`: the
+// emulator's chaos (duplicates, reordering, delays) at a steady rate against 3 receiver and 2 worker processes sharing
+// an engine, while a random receiver or worker is SIGKILLed (and restarted) every few seconds and the engine's server
+// restarts once. Then: every event acknowledged to the sender was handled (or answered stale), none ran twice but for
+// a worker killed mid-job, and with `order` every message ends at its final status. Writes the report; exits 1 if
+// anything was lost.
+// With `--effects` (engines request, bullmq, pg-boss; the report docs/reliability-effects.md), handlers run in the
+// delivery's PostgreSQL transaction, write one row per event into the app's table and send a follow-up message for
+// each `message.failed`, and some of them are killed at a chosen point of their run (effects.ts): no effect may be
+// applied twice, and some runs must have been killed and run again.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "@tidings/cli";
+import pg from "pg";
 import { seededRandom } from "../../packages/cli/src/emulator/chaos";
 import { ensureNodeBinaries, nodeBinary } from "../../test/runtimes/lib/node-binaries.mjs";
+import { readAppEffects } from "./app-table";
 import { Cast } from "./cast";
+import { CREATE_APP_TABLE } from "./effects";
 import { type EngineName, startEngine } from "./engine";
-import { renderReport, type SoakRun } from "./report";
-import { type Acknowledged, judge, parseEffects, type Verdict } from "./verdict";
+import { countFollowUps } from "./follow-ups";
+import { FULL_DELIVERIES, renderReport, type SoakRun } from "./report";
+import { type Acknowledged, failures, judge, parseEffects, type Verdict } from "./verdict";
 
 const args = process.argv.slice(2);
+const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const quick = args.includes("--quick");
-const engines = (args.find((arg) => arg.startsWith("--engines="))?.slice(10) ?? "bullmq,pg-boss").split(
+const effects = args.includes("--effects");
+const engines = (option("engines") ?? (effects ? "request,bullmq,pg-boss" : "bullmq,pg-boss")).split(
   ",",
 ) as EngineName[];
-const out = args.find((arg) => arg.startsWith("--out="))?.slice(6);
-const SETTINGS = quick
-  ? { deliveries: 1_200, messagesPerSecond: 80, killEveryMs: 2_000 }
-  : { deliveries: 100_000, messagesPerSecond: 120, killEveryMs: 4_000 };
+const out = option("out");
+const SETTINGS = {
+  ...(quick
+    ? { deliveries: effects ? 300 : 1_200, messagesPerSecond: 80, killEveryMs: 2_000 }
+    : { deliveries: FULL_DELIVERIES, messagesPerSecond: 120, killEveryMs: 4_000 }),
+  ...(option("deliveries") ? { deliveries: Number(option("deliveries")) } : {}),
+};
+// With effects: one event in this many has its first run killed at a chosen point (effects.ts).
+const AIM_EVERY = quick ? 25 : 1_000;
 const SECRET = "whsec_soak";
 const CHAOS = { duplicates: 0.1, reorder: 0.3, delayMs: [0, 50] as const, seed: 7 };
 // Every event of the emulator's test mode: queued, sent, then delivered or failed (a recipient that always fails).
@@ -37,10 +54,18 @@ const MAX_MESSAGES_IN_PROGRESS = 100;
 const RETRY = { attempts: 60, baseDelayMs: 250, factor: 1.1 };
 
 async function soak(engine: EngineName): Promise<SoakRun> {
-  const server = await startEngine(engine);
+  const server = await startEngine(engine, effects);
   const effectsDir = mkdtempSync(join(tmpdir(), "tidings-soak-"));
   const node = engine === "pg-boss" ? nodeBinary("node24") : process.execPath;
-  const cast = new Cast(node, { ...server.env, SECRET, QUEUE: "soak", EFFECTS_DIR: effectsDir });
+  const followUps = effects ? await countFollowUps() : undefined;
+  if (effects) await withDatabase(server.env.DATABASE_URL as string, (db) => db.query(CREATE_APP_TABLE));
+  const cast = new Cast(node, {
+    ...server.env,
+    SECRET,
+    QUEUE: "soak",
+    EFFECTS_DIR: effectsDir,
+    ...(followUps ? { EFFECTS: "1", FOLLOW_UP_URL: followUps.url, AIM_EVERY: String(AIM_EVERY) } : {}),
+  });
   const acknowledged = new Map<string, Acknowledged>();
   const firstSeen = new Map<string, number>();
   const read = (body: Buffer) => JSON.parse(body.toString()) as { id: string; type: string; data: { id: string } };
@@ -58,7 +83,9 @@ async function soak(engine: EngineName): Promise<SoakRun> {
     acknowledgedPerMessage.set(data.id, count);
     if (count === EVENTS_PER_MESSAGE) messagesAcknowledged++;
   };
-  for (const role of ["receiver", "receiver", "receiver", "worker", "worker"] as const) await cast.start(role);
+  // The request engine's receivers run the handlers: no queue, no workers.
+  const workers = engine === "request" ? [] : (["worker", "worker"] as const);
+  for (const role of ["receiver", "receiver", "receiver", ...workers] as const) await cast.start(role);
   const balancer = await cast.balancer();
   const emulator = await startEmulator({
     webhookUrl: balancer.url,
@@ -67,6 +94,7 @@ async function soak(engine: EngineName): Promise<SoakRun> {
     chaos: CHAOS,
     retry: RETRY,
   });
+  if (followUps) followUps.emulatorUrl = emulator.url;
   const random = seededRandom(CHAOS.seed);
   const started = Date.now();
   let restarts = 0;
@@ -110,21 +138,28 @@ async function soak(engine: EngineName): Promise<SoakRun> {
   clearInterval(descriptors);
   await faults;
   const settledSeconds = (Date.now() - started) / 1000;
-  // The workers finish what the queue still holds, then their last effects land.
-  await cast.drained();
-  let effects = readEffects(effectsDir);
-  for (let stable = 0; stable < 3; ) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const now = readEffects(effectsDir);
-    stable = now.length === effects.length ? stable + 1 : 0;
-    effects = now;
+  // The workers finish what the queue still holds, then their last effects land. Follow-ups the workers sent since
+  // are messages whose events the emulator then delivers: one more round (a follow-up sends none of its own).
+  let logged = await settle(engine, cast, effectsDir);
+  if (followUps) {
+    await emulator.idle();
+    logged = await settle(engine, cast, effectsDir);
   }
+  const app = followUps && {
+    ...(await withDatabase(server.env.DATABASE_URL as string, readAppEffects)),
+    followUps: followUps.created,
+  };
   await emulator.close();
+  followUps?.close();
   balancer.server.close();
   await cast.stopAll();
   await server.remove();
   rmSync(effectsDir, { recursive: true, force: true });
-  const verdict: Verdict = judge(acknowledged, effects, cast.kills);
+  const verdict: Verdict = judge(acknowledged, logged, cast.kills, app);
+  for (const event of verdict.lost.slice(0, 20)) {
+    const runs = logged.filter((effect) => effect.event === event).map(({ kind, pid, at }) => `${kind} ${pid} ${at}`);
+    console.error(`lost ${event} (${acknowledged.get(event)?.type}): ${runs.join(", ") || "never run"}`);
+  }
   return {
     engine,
     deliveries: firstSeen.size,
@@ -155,19 +190,57 @@ async function createMessage(url: string, key: string, to: string, n: number): P
 }
 
 function readEffects(dir: string) {
-  return readdirSync(dir).flatMap((file) => parseEffects(readFileSync(join(dir, file), "utf8")));
+  return readdirSync(dir)
+    .filter((file) => file.endsWith(".log"))
+    .flatMap((file) => parseEffects(readFileSync(join(dir, file), "utf8")));
 }
 
-if (engines.includes("pg-boss")) ensureNodeBinaries();
+/** Once the queue (if any) is drained, waits for the effects logs to stop growing, and reads them. */
+async function settle(engine: EngineName, cast: Cast, dir: string) {
+  if (engine !== "request") await cast.drained();
+  let logged = readEffects(dir);
+  for (let stable = 0; stable < 3; ) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = readEffects(dir);
+    stable = now.length === logged.length ? stable + 1 : 0;
+    logged = now;
+  }
+  return logged;
+}
+
+async function withDatabase<T>(url: string, use: (db: pg.Client) => Promise<T>): Promise<T> {
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    return await use(db);
+  } finally {
+    await db.end();
+  }
+}
+
+// `--save=runs.json` keeps the runs; `--from=a.json,b.json` writes the report of runs saved by separate invocations
+// (one engine each, at the same settings) without running anything.
+const save = option("save");
+const from = option("from");
 const runs: SoakRun[] = [];
-for (const engine of engines) {
-  console.log(`== ${engine}: ${SETTINGS.deliveries} deliveries${quick ? " (quick)" : ""}`);
-  const run = await soak(engine);
-  console.log(JSON.stringify({ ...run, verdict: { ...run.verdict, lost: run.verdict.lost.length } }));
-  runs.push(run);
+if (from) {
+  for (const file of from.split(",")) runs.push(...(JSON.parse(readFileSync(file, "utf8")) as SoakRun[]));
+} else {
+  if (engines.includes("pg-boss")) ensureNodeBinaries();
+  for (const engine of engines) {
+    console.log(
+      `== ${engine}: ${SETTINGS.deliveries} deliveries${quick ? " (quick)" : ""}${effects ? " with effects" : ""}`,
+    );
+    const run = await soak(engine);
+    console.log(JSON.stringify({ ...run, verdict: { ...run.verdict, lost: run.verdict.lost.length } }));
+    runs.push(run);
+  }
+  if (save) writeFileSync(save, JSON.stringify(runs));
 }
 const report = renderReport(runs, {
   quick,
+  merged: from !== undefined,
+  effects: effects ? { aimEvery: AIM_EVERY } : undefined,
   ...SETTINGS,
   maxMessagesInProgress: MAX_MESSAGES_IN_PROGRESS,
   retry: RETRY,
@@ -175,7 +248,10 @@ const report = renderReport(runs, {
 });
 if (out) writeFileSync(out, report);
 else console.log(report);
-const failed = runs.some(
-  ({ verdict }) => verdict.lost.length + verdict.doubled.length + verdict.wrongFinalStatus.length > 0,
-);
+let failed = false;
+for (const { engine, verdict } of runs) {
+  const found = failures(verdict);
+  if (found.length > 0) console.error(`${engine}: ${found.join("; ")}`);
+  failed ||= found.length > 0;
+}
 process.exit(failed ? 1 : 0);

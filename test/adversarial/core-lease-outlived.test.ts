@@ -124,6 +124,7 @@ it("two workers: a job whose handler outlives the lease keeps its object from th
       endpoint: undefined,
       verifiedBody: new Uint8Array(),
       headers: {},
+      idempotencyKey: () => "unused",
     };
     return toQueuedDelivery(statusEvent(status), context, false);
   };

@@ -1,6 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createLambdaHandler, type LambdaHttpEvent, type LambdaHttpResult } from "@tidings/lambda";
-import { albEvent, type HttpRequest, httpApiEvent, restApiEvent } from "../../packages/lambda/test/aws-events";
+import {
+  albEvent,
+  functionUrlEvent,
+  type HttpRequest,
+  httpApiEvent,
+  restApiEvent,
+} from "../../packages/lambda/test/aws-events";
 import { listenOnLoopback } from "./http-client";
 import { describeConformance } from "./suite";
 import type { AnyReceiver } from "./target";
@@ -11,14 +17,19 @@ async function readRequest(req: IncomingMessage): Promise<HttpRequest> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const headers: [string, string][] = [];
-  for (let i = 0; i < req.rawHeaders.length; i += 2)
-    headers.push([req.rawHeaders[i] ?? "", req.rawHeaders[i + 1] ?? ""]);
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i] ?? "";
+    if (name.toLowerCase() !== "x-forwarded-proto") headers.push([name, req.rawHeaders[i + 1] ?? ""]);
+  }
+  // AWS's front end says which protocol the client used, whatever the client said.
+  headers.push(["X-Forwarded-Proto", "http"]);
   // Binary media types on: the body reaches the function base64-encoded, byte for byte.
   return {
     method: req.method ?? "GET",
     headers,
     body: chunks.length ? Buffer.concat(chunks) : undefined,
     base64: true,
+    url: req.url ?? "/",
   };
 }
 
@@ -53,7 +64,8 @@ function mappedEvent(request: HttpRequest): LambdaHttpEvent {
 
 const SOURCES = [
   { name: "HTTP API payload 2.0", toEvent: httpApiEvent },
-  { name: "REST API v1 proxy", toEvent: restApiEvent },
+  { name: "Function URL", toEvent: functionUrlEvent },
+  { name: "REST API v1 proxy", toEvent: (request: HttpRequest) => restApiEvent(request) },
   {
     name: "ALB, multi-value headers",
     toEvent: (request: HttpRequest) => albEvent(request, { multiValueHeaders: true }),

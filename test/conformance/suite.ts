@@ -1,6 +1,7 @@
 import { createReceiver, type DeliveryContext, type ReceiverOptions } from "@tidings/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { delivery, ENCODERS, eventBody, SECRET } from "./deliveries";
+import { describeRequestUrls } from "./request-urls";
 import { describeSchemes } from "./schemes";
 import { type AnyReceiver, type ConformanceTarget, type RunningApp, WEBHOOK_PATH, type WireResponse } from "./target";
 
@@ -400,6 +401,10 @@ export function describeConformance(target: ConformanceTarget): void {
 
     describe("every sender's scheme", () => {
       describeSchemes(start);
+    });
+
+    describe("the URL the sender called", () => {
+      describeRequestUrls(start);
     });
   });
 }

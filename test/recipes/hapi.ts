@@ -16,6 +16,7 @@ export function hapiServer<Events extends EventMap>(receiver: Receiver<Events>, 
         method: request.method,
         headers,
         readBody: ({ maxBodyBytes }) => decodeWireBody(request.payload as Buffer, headers, maxBodyBytes),
+        url: () => request.raw.req.url, // the path and query called, for a scheme that signs the URL
       });
       const response = h.response(result.body).code(result.status);
       for (const [name, value] of Object.entries(result.headers)) response.header(name, value);

@@ -1,12 +1,16 @@
-// `npm run simulate -- [--world receiver|worker] [--store memory|pglite|redis] [--runs N] [--seed S]
+// `npm run simulate -- [--world receiver|worker|transactions] [--store memory|pglite|redis] [--runs N] [--seed S]
 // [--path P --replay-path R] [--no-poison] [--max-commands N] [--max-handler-ms MS] [--max-entries N] [--sync-faults]`: runs seeded
 // schedules against the Receiver and the queue workers (see README.md); on a failure prints the seed, the shrunk
-// schedule and what broke, exits 1.
+// schedule and what broke, exits 1. `transactions`: transactional handlers on PGlite (transaction-world.ts), whatever
+// the store.
+
+import { PGlite } from "@electric-sql/pglite";
 import fc from "fast-check";
 import { receiverProperty } from "./receiver-schedule";
 import { failureReport } from "./report";
 import { DEFAULT_SETTINGS, type ScheduleSettings } from "./schedule";
 import { type StoreKind, storeFactory } from "./stores";
+import { txProperty } from "./transaction-schedule";
 import { workerProperty } from "./worker-schedule";
 
 function option(name: string): string | undefined {
@@ -28,7 +32,7 @@ const runs = Number(option("runs") ?? 1000);
 const seedText = option("seed");
 const seed = seedText === undefined ? Date.now() ^ (Math.random() * 0x100000000) : Number(seedText);
 const path = option("path");
-const world = oneOf("world", ["receiver", "worker"] as const);
+const world = oneOf("world", ["receiver", "worker", "transactions"] as const);
 const store: StoreKind = oneOf("store", ["memory", "pglite", "redis"] as const) ?? "memory";
 const maxEntries = option("max-entries");
 const settings: ScheduleSettings = {
@@ -51,9 +55,13 @@ const flags = [
 const stores = await storeFactory(store);
 
 /** Runs one world's search; true if it held. */
-async function search<T>(name: "receiver" | "worker", property: fc.IAsyncProperty<T>): Promise<boolean> {
+async function search<T>(
+  name: "receiver" | "worker" | "transactions",
+  property: fc.IAsyncProperty<T>,
+): Promise<boolean> {
   const started = performance.now();
-  console.log(`simulating ${runs} ${name} schedules on ${store}, seed ${seed}${path ? `, path ${path}` : ""}`);
+  const on = name === "transactions" ? "pglite" : store;
+  console.log(`simulating ${runs} ${name} schedules on ${on}, seed ${seed}${path ? `, path ${path}` : ""}`);
   const details = await fc.check(property, { numRuns: runs, seed, ...(path && { path }) });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   if (details.failed) {
@@ -66,8 +74,13 @@ async function search<T>(name: "receiver" | "worker", property: fc.IAsyncPropert
 
 let held = true;
 try {
-  if (world !== "worker") held = (await search("receiver", receiverProperty(settings, stores))) && held;
-  if (world !== "receiver") held = (await search("worker", workerProperty(settings, stores))) && held;
+  if (world === "transactions") {
+    const db = new PGlite();
+    held = await search("transactions", txProperty(db, settings.maxCommands)).finally(() => db.close());
+  } else {
+    if (world !== "worker") held = (await search("receiver", receiverProperty(settings, stores))) && held;
+    if (world !== "receiver") held = (await search("worker", workerProperty(settings, stores))) && held;
+  }
 } finally {
   await stores.close();
 }

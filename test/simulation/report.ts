@@ -3,7 +3,7 @@ import type { StoreKind } from "./stores";
 
 /** What a failure's replay command needs besides the seed. */
 export interface Search {
-  world: "receiver" | "worker";
+  world: "receiver" | "worker" | "transactions";
   store: StoreKind;
   runs: number;
   /** Further `npm run simulate` flags the search ran with. */

@@ -217,6 +217,7 @@ export function describeQueueSemantics<
           attempt: 1,
           jobId: pkg.jobIdFor("event:evt_ctx"),
           verifiedBodySha256: digest("evt_ctx"),
+          idempotencyKey: expect.any(Function),
         },
       ]);
     });
@@ -326,6 +327,7 @@ export function describeQueueSemantics<
     const context = (deliveryKey: string): DeliveryContext => ({
       type: "message.delivered",
       deliveryKey,
+      idempotencyKey: () => "unused",
       timestamp: 1,
       secretIndex: 0,
       verifiedBody: new Uint8Array(),

@@ -1,6 +1,7 @@
-import { createWorker, enqueueTo, jobIdFor } from "@tidings/bullmq";
+import { createWorker, type EnqueueTarget, enqueueTo, jobIdFor } from "@tidings/bullmq";
 import { type Job, Queue, Worker } from "bullmq";
 import type { EngineClient } from "./engine";
+import { WriteCounts } from "./writes";
 
 /** What `enqueueTo` sets by default, written out as a hand-written route would. */
 const JOB_OPTIONS = {
@@ -20,11 +21,29 @@ export function openBullmq(): EngineClient {
     queues.set(name, created);
     return created;
   };
+  const writes = new WriteCounts();
+  const counted = (name: string): EnqueueTarget => {
+    const target = queue(name);
+    return {
+      name,
+      add(type, data, options) {
+        writes.note(name, 1);
+        return target.add(type, data, options);
+      },
+      addBulk(jobs) {
+        writes.note(name, jobs.length);
+        return target.addBulk(jobs);
+      },
+    };
+  };
   return {
-    enqueueTo: (name, options) => enqueueTo(queue(name), options),
+    enqueueTo: (name, options) => enqueueTo(counted(name), options),
     async idealSender(name) {
       const target = queue(name);
-      return (job) => target.add(job.type, job, { ...JOB_OPTIONS, jobId: jobIdFor(job.deliveryKey) });
+      return (job) => {
+        writes.note(name, 1);
+        return target.add(job.type, job, { ...JOB_OPTIONS, jobId: jobIdFor(job.deliveryKey) });
+      };
     },
     async startWorker(kind, name, concurrency, handler) {
       if (kind === "ours") {
@@ -40,5 +59,6 @@ export function openBullmq(): EngineClient {
       const counts = await queue(name).getJobCounts();
       return Object.values(counts).reduce((sum, count) => sum + count, 0);
     },
+    writes: (name) => writes.of(name),
   };
 }

@@ -1,5 +1,6 @@
 import type { DeliveryContext } from "@tidings/core";
 import type { BatchOptions } from "@tidings/core/dispatch";
+import type { Writes } from "./writes";
 
 export type EngineId = "bullmq" | "pg-boss";
 export type WorkerKind = "bare" | "ours";
@@ -39,6 +40,8 @@ export interface EngineClient {
   startWorker(kind: WorkerKind, queue: string, concurrency: number, handler: JobHandler): Promise<void>;
   /** Jobs in the queue, in any state. */
   jobs(queue: string): Promise<number>;
+  /** The engine writes both hand-offs made to the queue so far, and the jobs they held: jobs per write. */
+  writes(queue: string): Writes;
 }
 
 /** pg-boss is imported only by processes that run on Node ≥ 22. */

@@ -1,6 +1,7 @@
-import { createWorker, enqueueTo, jobIdFor } from "@tidings/pg-boss";
+import { createWorker, type EnqueueTarget, enqueueTo, jobIdFor } from "@tidings/pg-boss";
 import { type Job, PgBoss } from "pg-boss";
 import type { EngineClient } from "./engine";
+import { WriteCounts } from "./writes";
 
 /** What `enqueueTo` sets by default, written out as a hand-written route would. */
 const SEND_OPTIONS = {
@@ -18,11 +19,27 @@ export async function openPgBoss(): Promise<EngineClient> {
   const boss = new PgBoss({ connectionString: process.env.POSTGRES_URL as string, supervise: false, schedule: false });
   boss.on("error", (error) => console.error("[bench] pg-boss:", error));
   await boss.start();
+  const writes = new WriteCounts();
+  // What enqueueTo calls on the boss, each write counted on its queue.
+  const counted: EnqueueTarget["boss"] = {
+    send: ((name: string, data: object, options: object) => {
+      writes.note(name, 1);
+      return boss.send(name, data, options);
+    }) as PgBoss["send"],
+    insert: ((name: string, jobs: unknown[], options?: object) => {
+      writes.note(name, jobs.length);
+      return boss.insert(name, jobs as Parameters<PgBoss["insert"]>[1], options);
+    }) as PgBoss["insert"],
+    createQueue: (name, options) => boss.createQueue(name, options),
+  };
   return {
-    enqueueTo: (name, options) => enqueueTo({ boss, queue: name }, options),
+    enqueueTo: (name, options) => enqueueTo({ boss: counted, queue: name }, options),
     async idealSender(name) {
       await boss.createQueue(name);
-      return (job) => boss.send(name, job, { ...SEND_OPTIONS, id: jobIdFor(job.deliveryKey) });
+      return (job) => {
+        writes.note(name, 1);
+        return boss.send(name, job, { ...SEND_OPTIONS, id: jobIdFor(job.deliveryKey) });
+      };
     },
     async startWorker(kind, name, concurrency, handler) {
       if (kind === "ours") {
@@ -59,5 +76,6 @@ export async function openPgBoss(): Promise<EngineClient> {
         .executeSql("SELECT count(*)::int AS count FROM pgboss.job WHERE name = $1", [name]);
       return (rows[0] as { count: number }).count;
     },
+    writes: (name) => writes.of(name),
   };
 }

@@ -1,9 +1,11 @@
 import type { EventMap, MessageEvents } from "@tidings/core";
+import type { InTransaction, Transactions } from "@tidings/core/adapter";
 import {
   type EngineOptionNames,
   pickWorkerOptions,
   QueueWorker,
   type SharedWorkerOptions,
+  type WorkerContext,
 } from "@tidings/core/dispatch";
 import { DelayedError, type Job, Worker, type WorkerOptions } from "bullmq";
 import { QUEUE_DEFAULTS } from "./defaults";
@@ -64,7 +66,10 @@ const WORKER_NAMES: EngineOptionNames = { engine: "BullMQ", group: "bullmq", han
  * await worker.ready;
  * ```
  */
-export class DeliveryWorker<Events extends EventMap = MessageEvents> extends QueueWorker<Events> {
+export class DeliveryWorker<
+  Events extends EventMap = MessageEvents,
+  Context extends WorkerContext = WorkerContext,
+> extends QueueWorker<Events, Context> {
   /** BullMQ's side of this worker: its `Worker`, for its events (`completed`, `failed`, `error`…). */
   readonly engineWorker: Worker;
   /** Resolves once the worker is connected to Redis and takes jobs. */
@@ -97,6 +102,33 @@ export class DeliveryWorker<Events extends EventMap = MessageEvents> extends Que
 }
 
 /**
+ * Starts a worker whose handlers run in a database transaction with the job's inbox row (`transactions` and a
+ * `PostgresStore` from `@tidings/postgres`): `ctx.transaction` is the library's own handle, and a job run again
+ * after its worker died completes without running the handlers if their writes committed.
+ *
+ * @example
+ * ```ts
+ * import { createWorker } from "@tidings/bullmq";
+ * import { PostgresStore, pgTransactions } from "@tidings/postgres";
+ * import pg from "pg";
+ *
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * const worker = createWorker({
+ *   queue: "deliveries",
+ *   connection: { host: "127.0.0.1", port: 6379 },
+ *   store: new PostgresStore({ client: pool }),
+ *   transactions: pgTransactions(pool),
+ * });
+ * worker.on("message.failed", async (event, ctx) => {
+ *   await ctx.transaction.query("insert into failures (message_id) values ($1)", [event.data.id]);
+ * });
+ * await worker.ready;
+ * ```
+ */
+export function createWorker<Events extends EventMap = MessageEvents, Tx = unknown>(
+  options: CreateWorkerOptions<Events> & { transactions: Transactions<Tx> },
+): DeliveryWorker<Events, WorkerContext & InTransaction<Tx>>;
+/**
  * Starts a worker on the queue; register handlers right away (`worker.on(type, handler)`), before any await.
  *
  * @example
@@ -109,6 +141,9 @@ export class DeliveryWorker<Events extends EventMap = MessageEvents> extends Que
  * await worker.ready;
  * ```
  */
+export function createWorker<Events extends EventMap = MessageEvents>(
+  options: CreateWorkerOptions<Events>,
+): DeliveryWorker<Events>;
 export function createWorker<Events extends EventMap = MessageEvents>(
   options: CreateWorkerOptions<Events>,
 ): DeliveryWorker<Events> {

@@ -123,7 +123,7 @@ describe("BullMQ specifics", () => {
     for (const key of ["lockDuration", "stalledInterval", "autorun"]) {
       expect(() => bullmq.createWorker({ ...base, [key]: 1000 } as CreateWorkerOptions)).toThrow(
         new TypeError(
-          `createWorker: \`${key}\` is not an option every engine takes (logger, order, store, orderWaitMs, leaseMs, doneTtlMs, queue, concurrency), if it is BullMQ's own, it goes in \`bullmq: { ${key} }\``,
+          `createWorker: \`${key}\` is not an option every engine takes (logger, order, store, orderWaitMs, leaseMs, doneTtlMs, transactions, queue, concurrency), if it is BullMQ's own, it goes in \`bullmq: { ${key} }\``,
         ),
       );
     }

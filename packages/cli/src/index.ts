@@ -1,3 +1,4 @@
+export type { SkippedProbe } from "./check/probes";
 export type { CheckOptions, CheckReport, ProbeResult } from "./check/run-check";
 export { runCheck } from "./check/run-check";
 export type { ChaosSettings } from "./emulator/chaos";

@@ -1,7 +1,5 @@
-import { SIGNATURE_HEADER, sign } from "@tidings/core";
-import type { Scheme } from "@tidings/core/schemes";
+import { SIGNATURE_HEADER } from "@tidings/core";
 import { readStart } from "./http/read-start";
-import type { SampleDelivery } from "./senders/sample";
 
 export const USER_AGENT = "tidings-cli";
 
@@ -27,15 +25,6 @@ export async function postEvent(
     redirect: "manual",
   });
   return { status: response.status, body: await readStart(response) } satisfies PostResult;
-}
-
-/** A delivery signed as `scheme`'s sender signs it, for `url`, now: the sample's headers with the signature's. */
-export function schemeHeaders(scheme: Scheme, delivery: SampleDelivery, secret: string, url: string, id: string) {
-  return {
-    "content-type": delivery.contentType,
-    ...delivery.headers,
-    ...scheme.sign(delivery.body, secret, { id, url, timestamp: Math.floor(Date.now() / 1000) }),
-  };
 }
 
 /** A short name for why a request got no answer: `ECONNREFUSED`, `timeout`, … */

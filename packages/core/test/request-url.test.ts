@@ -96,6 +96,17 @@ describe("a scheme that signs the request's URL, in a Receiver", () => {
     expect(result.status).toBe(500);
   });
 
+  it("answers 500, never throwing, when the adapter's url() throws", async () => {
+    const receiver = createReceiver({ scheme: urlSigned, secret: "s", logger: { error() {}, warn() {} } });
+    const url = () => {
+      throw new Error("the framework lost the request's URL");
+    };
+    const result = await receiver.handle({ headers: {}, readBody: () => Buffer.from(body), url });
+    expect(result.status).toBe(500);
+    const get = await receiver.handle({ method: "GET", headers: {}, readBody: () => Buffer.from(body), url });
+    expect(get.status).toBe(405);
+  });
+
   it("answers a GET handshake before any body is read; other GETs are 405", async () => {
     const receiver = createReceiver({ scheme: urlSigned, secret: "s" });
     const readBody = () => {

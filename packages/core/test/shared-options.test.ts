@@ -85,6 +85,7 @@ describe("pickWorkerOptions", () => {
       orderWaitMs: 10,
       leaseMs: 20,
       doneTtlMs: 30,
+      transactions: { run: (work) => work(undefined, { query: async () => [] }) },
     };
     const options = { ...core, queue: "deliveries", concurrency: 4, client: {}, engine: { pollMs: 5 } };
     expect(pickWorkerOptions(options, DEFAULTS, ENGINE)).toEqual({
@@ -103,7 +104,7 @@ describe("pickWorkerOptions", () => {
     expect(() => pickWorkerOptions({ queue: "q", pollMs: 5 } as object as { queue: string }, DEFAULTS, ENGINE)).toThrow(
       new TypeError(
         "createWorker: `pollMs` is not an option every engine takes (logger, order, store, orderWaitMs, leaseMs, " +
-          "doneTtlMs, queue, concurrency), if it is Engine's own, it goes in `engine: { pollMs }`",
+          "doneTtlMs, transactions, queue, concurrency), if it is Engine's own, it goes in `engine: { pollMs }`",
       ),
     );
     expect(() => pickWorkerOptions({ queue: "" }, DEFAULTS, ENGINE)).toThrow(/`queue` must be the name of the queue/);

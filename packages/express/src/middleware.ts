@@ -30,6 +30,8 @@ export function webhookMiddleware<Events extends EventMap>(receiver: Receiver<Ev
     handleNodeRequest(receiver, req, {
       consumedFix: CONSUMED_FIX,
       decodedBody: parsedRawBody(req),
+      // Under a router or `app.use(prefix, …)`, `req.url` lost the mount path; the sender called the whole of it.
+      url: req.originalUrl,
       target: () => targetOf(req.originalUrl, req.route?.path, req.params),
     })
       .then((result) => writeNodeResponse(res, result))

@@ -39,6 +39,8 @@ export function webhookHandler(receiver: AnyReceiver) {
       await handleNodeRequest(receiver, request.raw, {
         consumedFix: CONSUMED_FIX,
         decodedBody,
+        // `rewriteUrl` changes the raw request's URL; the sender called the one before it.
+        url: request.originalUrl,
         target: () => targetOf(request.url, request.routeOptions.url, request.params as object),
         slot: slotOf(request),
       }),

@@ -1,5 +1,5 @@
 import type { EventMap, Receiver } from "@tidings/core";
-import { handleWebRequest, targetOf } from "@tidings/core/adapter";
+import { calledUrl, handleWebRequest, targetOf } from "@tidings/core/adapter";
 
 const CONSUMED_FIX =
   "Let the webhook handler be the first to read the request: in Hono, mount it before validator('json') or any middleware that calls c.req.json()/text()/parseBody(), and pass c.req.raw.";
@@ -32,6 +32,12 @@ const CONSUMED_FIX =
 export interface RouteMatch {
   params?: object | undefined;
   route?: string | undefined;
+  /**
+   * The path and query as the client sent them, where the server keeps them (`c.env.incoming?.url` on
+   * `@hono/node-server`), for a scheme that signs the URL: the Request's URL re-encodes some bytes (`'`, `"`, `<`,
+   * `>`). The URL is then the `Host` header's, with these.
+   */
+  pathAndQuery?: string | undefined;
 }
 
 /**
@@ -58,7 +64,11 @@ export function createFetchHandler<Events extends EventMap>(
   receiver: Receiver<Events>,
 ): (request: Request, match?: RouteMatch) => Promise<Response> {
   return (request, match) =>
-    handleWebRequest(receiver, request, CONSUMED_FIX, () =>
-      targetOf(request.url, match?.route, match?.params ?? (request as { params?: object }).params),
+    handleWebRequest(
+      receiver,
+      request,
+      CONSUMED_FIX,
+      () => targetOf(request.url, match?.route, match?.params ?? (request as { params?: object }).params),
+      () => (match?.pathAndQuery === undefined ? request.url : calledUrl(request, match.pathAndQuery)),
     );
 }

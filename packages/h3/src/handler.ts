@@ -1,5 +1,5 @@
 import type { EventMap, Receiver } from "@tidings/core";
-import { handleWebRequest, type TargetSource, targetOf } from "@tidings/core/adapter";
+import { calledUrl, handleWebRequest, type TargetSource, targetOf } from "@tidings/core/adapter";
 import { handleNodeRequest } from "@tidings/core/node";
 import type { H3EventLike, H3EventV1Like, H3EventV2Like, WebhookEventHandler } from "./events";
 
@@ -23,9 +23,21 @@ async function handleV1<Events extends EventMap>(receiver: Receiver<Events>, eve
   const { req } = event.node;
   const cached = (req as { [H3_V1_RAW_BODY]?: CachedRawBody })[H3_V1_RAW_BODY];
   const bodyAsSent = cached ? ((await cached) ?? new Uint8Array(0)) : undefined;
-  const target = targetFrom(event, (req as { url?: string }).url ?? "");
-  const result = await handleNodeRequest(receiver, req, { consumedFix: CONSUMED_FIX, bodyAsSent, target });
+  const { url, originalUrl } = req as { url?: string; originalUrl?: string };
+  const target = targetFrom(event, url ?? "");
+  // `app.use(prefix, …)` strips its prefix from `req.url` and keeps what was called in `originalUrl`.
+  const options = { consumedFix: CONSUMED_FIX, bodyAsSent, target, url: originalUrl ?? url };
+  const result = await handleNodeRequest(receiver, req, options);
   return new Response(result.body, { status: result.status, headers: result.headers });
+}
+
+/**
+ * On Node (srvx), the URL with the path and query as the client sent them, from Node's request: the Web `Request`'s
+ * URL re-encodes some of their bytes. Elsewhere, the Request's URL.
+ */
+function v2Url(request: Request): string {
+  const node = (request as { runtime?: { node?: { req?: { url?: unknown } } } }).runtime?.node?.req?.url;
+  return typeof node === "string" ? calledUrl(request, node) : request.url;
 }
 
 /** h3 v2 hands a Web `Request`; h3 v1's event has a deprecated `req` too, but it is Node's request. */
@@ -64,7 +76,7 @@ function isV2(event: H3EventLike): event is H3EventV2Like {
 export function defineWebhookHandler<Events extends EventMap>(receiver: Receiver<Events>): WebhookEventHandler {
   const handler = (event: H3EventLike) =>
     isV2(event)
-      ? handleWebRequest(receiver, event.req, CONSUMED_FIX, targetFrom(event, event.req.url))
+      ? handleWebRequest(receiver, event.req, CONSUMED_FIX, targetFrom(event, event.req.url), () => v2Url(event.req))
       : handleV1(receiver, event);
   return Object.assign(handler, { __is_handler__: true as const });
 }

@@ -37,6 +37,8 @@ export function webhookMiddleware<Events extends EventMap>(receiver: Receiver<Ev
     const { params, _matchedRoute: route } = ctx as RoutedContext;
     const result = await handleNodeRequest(receiver, ctx.req, {
       consumedFix: CONSUMED_FIX,
+      // koa-mount rewrites the path under its prefix; the sender called the whole of it.
+      url: ctx.originalUrl,
       target: () => targetOf(ctx.originalUrl, typeof route === "string" ? route : undefined, params),
     });
     ctx.status = result.status;

@@ -39,6 +39,12 @@ export interface LambdaHttpEvent {
   path?: string | undefined;
   /** The path: HTTP API payload 2.0 and Function URLs. */
   rawPath?: string | undefined;
+  /** The query as sent: HTTP API payload 2.0 and Function URLs. */
+  rawQueryString?: string | undefined;
+  /** The query's names and values: decoded by API Gateway, as sent by ALB. */
+  queryStringParameters?: Readonly<Record<string, string | undefined>> | null | undefined;
+  /** Every value of a repeated query name: REST API always; ALB only with multi-value headers on. */
+  multiValueQueryStringParameters?: Readonly<Record<string, readonly string[] | undefined>> | null | undefined;
   /** The route's parameters, e.g. `{ account: "acct_42" }` for `/webhooks/{account}` (API Gateway only). */
   pathParameters?: Readonly<Record<string, string | undefined>> | null | undefined;
   /** The REST API resource that matched: `/webhooks/{account}`. */
@@ -49,6 +55,8 @@ export interface LambdaHttpEvent {
     | {
         /** REST API and HTTP API payload 1.0. */
         httpMethod?: string | undefined;
+        /** REST API: the path the client called, with the stage (`/prod/webhooks`) or a custom domain's base path. */
+        path?: string | undefined;
         /** HTTP API payload 2.0 and Function URLs. */
         http?: { method: string } | undefined;
         /** Present only on ALB events. */

@@ -2,6 +2,7 @@ import { WebhookVerificationError } from "@tidings/core";
 import { type IncomingRequest, type RequestTarget, targetOf } from "@tidings/core/adapter";
 import { decodeWireBody } from "@tidings/core/node";
 import { type Fields, isFields, kindOf, stringOrUndefined } from "./fields";
+import { eventUrl } from "./url";
 
 const NOT_PROXY =
   'The Lambda event carries no raw body string: a non-proxy API Gateway integration (a mapping template) parsed the JSON, so the signed bytes are gone. Use Lambda proxy integration for the webhook route (REST API: integration type LAMBDA_PROXY, "Use Lambda Proxy integration" in the console); HTTP APIs, Function URLs and ALB always deliver the raw body.';
@@ -104,5 +105,6 @@ export function eventRequest(event: unknown): IncomingRequest {
     headers,
     readBody: ({ maxBodyBytes }) => decodeWireBody(eventBodyBytes(event), headers, maxBodyBytes),
     target: () => eventTarget(event),
+    url: () => eventUrl(event, headers),
   };
 }

@@ -10,6 +10,32 @@ export interface HttpRequest {
   body?: Uint8Array | undefined;
   /** How the source hands the body over: base64 (binary media types, non-text content types) or text. */
   base64?: boolean;
+  /** The path and query the client called, as it wrote them; `/webhooks` by default. */
+  url?: string;
+}
+
+/** The path and the query (without its `?`) the client called, as written. */
+function calledUrl(request: HttpRequest): { path: string; query: string } {
+  const url = request.url ?? "/webhooks";
+  const mark = url.indexOf("?");
+  return mark === -1 ? { path: url, query: "" } : { path: url.slice(0, mark), query: url.slice(mark + 1) };
+}
+
+/** The query's names and values, each name's values in order: decoded as API Gateway does (`+` is a space), or as sent (ALB). */
+function queryMaps(query: string, decode: boolean) {
+  const multi: Record<string, string[]> = Object.create(null);
+  const pairs = decode
+    ? [...new URLSearchParams(query)]
+    : query
+        .split("&")
+        .filter(Boolean)
+        .map((pair) => {
+          const equals = pair.indexOf("=");
+          return equals === -1 ? [pair, ""] : [pair.slice(0, equals), pair.slice(equals + 1)];
+        });
+  for (const [name = "", value = ""] of pairs) multi[name] = [...(multi[name] ?? []), value];
+  const single = Object.fromEntries(Object.entries(multi).map(([name, values]) => [name, values.at(-1) ?? ""]));
+  return { single, multi, empty: pairs.length === 0 };
 }
 
 function bodyField(request: HttpRequest): { body: string | null; isBase64Encoded: boolean } {
@@ -48,14 +74,20 @@ function joinedHeaders(request: HttpRequest): Record<string, string> {
   return headers;
 }
 
-export function restApiEvent(request: HttpRequest): APIGatewayProxyEvent {
+/**
+ * A REST API proxy event. With `stage`, the client called the API's own domain (`/prod/webhooks`), and `path` drops
+ * the stage; without, a custom domain, where `path` is what was called.
+ */
+export function restApiEvent(request: HttpRequest, { stage }: { stage?: string } = {}): APIGatewayProxyEvent {
+  const { path: called, query } = calledUrl(request);
+  const { single, multi, empty } = queryMaps(query, true);
   return {
     resource: "/webhooks",
-    path: "/webhooks",
+    path: stage && called.startsWith(`/${stage}/`) ? called.slice(stage.length + 1) : called,
     httpMethod: request.method,
     ...headerMaps(request, false),
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
+    queryStringParameters: empty ? null : single,
+    multiValueQueryStringParameters: empty ? null : multi,
     requestContext: {
       accountId: "123456789012",
       apiId: "id",
@@ -81,14 +113,14 @@ export function restApiEvent(request: HttpRequest): APIGatewayProxyEvent {
         userAgent: "user-agent",
         userArn: null,
       },
-      path: "/prod/webhooks",
+      path: called,
       protocol: "HTTP/1.1",
       requestId: "id=",
       requestTime: "04/Mar/2020:19:15:17 +0000",
       requestTimeEpoch: 1583349317135,
       resourceId: "abc123",
       resourcePath: "/webhooks",
-      stage: "prod",
+      stage: stage ?? "prod",
     },
     pathParameters: null,
     stageVariables: null,
@@ -97,11 +129,15 @@ export function restApiEvent(request: HttpRequest): APIGatewayProxyEvent {
 }
 
 export function httpApiEvent(request: HttpRequest): APIGatewayProxyEventV2 {
+  const { path, query } = calledUrl(request);
+  const { multi, empty } = queryMaps(query, true);
+  const joined = Object.fromEntries(Object.entries(multi).map(([name, values]) => [name, values.join(",")]));
   return {
     version: "2.0",
     routeKey: "POST /webhooks",
-    rawPath: "/webhooks",
-    rawQueryString: "",
+    rawPath: path,
+    rawQueryString: query,
+    ...(empty ? {} : { queryStringParameters: joined }),
     headers: joinedHeaders(request),
     requestContext: {
       accountId: "123456789012",
@@ -110,7 +146,7 @@ export function httpApiEvent(request: HttpRequest): APIGatewayProxyEventV2 {
       domainPrefix: "id",
       http: {
         method: request.method,
-        path: "/webhooks",
+        path,
         protocol: "HTTP/1.1",
         sourceIp: "192.0.2.1",
         userAgent: "agent",
@@ -146,6 +182,8 @@ export function functionUrlEvent(request: HttpRequest): LambdaFunctionURLEvent {
 /** ALB lower-cases header names; with multi-value headers on it sends only the multi-value maps. */
 export function albEvent(request: HttpRequest, { multiValueHeaders = false } = {}): ALBEvent {
   const maps = headerMaps(request, true);
+  const { path, query } = calledUrl(request);
+  const { single, multi } = queryMaps(query, false);
   return {
     requestContext: {
       elb: {
@@ -154,10 +192,10 @@ export function albEvent(request: HttpRequest, { multiValueHeaders = false } = {
       },
     },
     httpMethod: request.method,
-    path: "/webhooks",
+    path,
     ...(multiValueHeaders
-      ? { multiValueQueryStringParameters: {}, multiValueHeaders: maps.multiValueHeaders }
-      : { queryStringParameters: {}, headers: maps.headers }),
+      ? { multiValueQueryStringParameters: multi, multiValueHeaders: maps.multiValueHeaders }
+      : { queryStringParameters: single, headers: maps.headers }),
     ...bodyField(request),
   };
 }

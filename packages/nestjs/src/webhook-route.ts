@@ -15,17 +15,17 @@ const CONSUMED_FIX =
 
 /**
  * Receives one request; a Buffer in `req.rawBody` (Nest's `rawBody` convention) is used when a parser ran first.
- * `params` are the platform's match of the route path (`/webhooks/:account`), for a secret resolver.
+ * `params` are the platform's match of the route path (`/webhooks/:account`), for a secret resolver. `url` is the
+ * path and query the sender called, before any mount point or URL rewrite took part of it.
  */
 function receive(
   receiver: AnyReceiver,
   req: IncomingMessage & { rawBody?: unknown },
-  path: string,
-  params: unknown,
+  { path, params, url }: { path: string; params: unknown; url: string | undefined },
 ): Promise<ReceiveResult> {
   const decodedBody = Buffer.isBuffer(req.rawBody) ? req.rawBody : undefined;
   const target = () => targetOf(req.url ?? "", path, params as object | undefined);
-  return handleNodeRequest(receiver, req, { consumedFix: CONSUMED_FIX, decodedBody, target });
+  return handleNodeRequest(receiver, req, { consumedFix: CONSUMED_FIX, decodedBody, target, url });
 }
 
 type ExpressHandler = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
@@ -37,7 +37,8 @@ function mountOnExpress(
   receiver: AnyReceiver,
 ) {
   app.all(path, (req, res, next) => {
-    receive(receiver, req, path, (req as { params?: unknown }).params)
+    const { params, originalUrl } = req as { params?: unknown; originalUrl?: string };
+    receive(receiver, req, { path, params, url: originalUrl })
       .then((result) => writeNodeResponse(res, result))
       .catch(next);
   });
@@ -52,7 +53,7 @@ function mountOnFastify(app: FastifyInstance, path: string, receiver: AnyReceive
       method: scope.supportedMethods,
       url: path,
       handler: async (request, reply) => {
-        const result = await receive(receiver, request.raw, path, request.params);
+        const result = await receive(receiver, request.raw, { path, params: request.params, url: request.originalUrl });
         return reply.code(result.status).headers(result.headers).send(result.body);
       },
     });

@@ -5,6 +5,7 @@ import { NestFactory } from "@nestjs/core";
 import { ExpressAdapter, type NestExpressApplication } from "@nestjs/platform-express";
 import { FastifyAdapter, type NestFastifyApplication } from "@nestjs/platform-fastify";
 import type { Express } from "express";
+import type { FastifyServerOptions } from "fastify";
 
 export const PLATFORMS = ["express", "fastify"] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -18,6 +19,8 @@ export interface RunningNestApp {
 export interface NestAppOptions extends NestApplicationOptions {
   /** On Express: the Express instance to hand to ExpressAdapter (an app that set it up itself). */
   expressServer?: Express;
+  /** On Fastify: the options to hand to FastifyAdapter. */
+  fastifyOptions?: FastifyServerOptions;
   configure?: (app: INestApplication) => void;
 }
 
@@ -25,9 +28,9 @@ export interface NestAppOptions extends NestApplicationOptions {
 export async function startNestApp(
   platform: Platform,
   module: object,
-  { expressServer, configure, ...options }: NestAppOptions = {},
+  { expressServer, fastifyOptions, configure, ...options }: NestAppOptions = {},
 ): Promise<RunningNestApp> {
-  const adapter = platform === "express" ? new ExpressAdapter(expressServer) : new FastifyAdapter();
+  const adapter = platform === "express" ? new ExpressAdapter(expressServer) : new FastifyAdapter(fastifyOptions);
   const app = await NestFactory.create(module as new () => object, adapter, { logger: false, ...options });
   configure?.(app);
   return listen(app);

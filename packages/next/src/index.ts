@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EventMap, Receiver } from "@tidings/core";
-import { handleWebRequest, targetOf } from "@tidings/core/adapter";
+import { calledUrl, handleWebRequest, targetOf } from "@tidings/core/adapter";
 import { handleNodeRequest, writeNodeResponse } from "@tidings/core/node";
 
 const ROUTE_FIX =
@@ -51,7 +51,14 @@ export function createRouteHandler<Events extends EventMap>(
   receiver: Receiver<Events>,
 ): (request: Request, context?: RouteContext) => Promise<Response> {
   return (request, context) =>
-    handleWebRequest(receiver, request, ROUTE_FIX, async () => targetOf(request.url, undefined, await context?.params));
+    handleWebRequest(
+      receiver,
+      request,
+      ROUTE_FIX,
+      async () => targetOf(request.url, undefined, await context?.params),
+      // Next.js writes the host it was started on (`localhost`) in request.url, not the one called.
+      () => calledUrl(request),
+    );
 }
 
 /**

@@ -87,6 +87,15 @@ describe.each(ROUTES)("$name ($path) in a real next build + next start", ({ path
   });
 });
 
+describe("the URL a URL-signing scheme is given, in a real next build + next start", () => {
+  const called = "?to=+15551234&note=caf%C3%A9&path=a%2Fb";
+
+  it.each(["/url-echo", "/api/url-echo"])("is the URL %s was called at, query as sent, for a GET", async (path) => {
+    const response = await fetch(new URL(path + called, baseUrl));
+    expect([response.status, await response.text()], output()).toEqual([200, new URL(path, baseUrl).href + called]);
+  });
+});
+
 describe("misconfigured routes in a real next build + next start", () => {
   it("explains, with the config to add, that the Pages Router's bodyParser consumed the body", async () => {
     const response = await post("/api/parsed-webhooks", eventBody());

@@ -1,9 +1,11 @@
 import type { EventMap, MessageEvents } from "@tidings/core";
+import type { InTransaction, Transactions } from "@tidings/core/adapter";
 import {
   type EngineOptionNames,
   pickWorkerOptions,
   QueueWorker,
   type SharedWorkerOptions,
+  type WorkerContext,
 } from "@tidings/core/dispatch";
 import type { JobResult, JobWithMetadata, PgBoss, SendOptions, WorkOptions } from "pg-boss";
 import { QUEUE_DEFAULTS } from "./defaults";
@@ -153,7 +155,10 @@ const WORKER_NAMES: EngineOptionNames = { engine: "pg-boss", group: "pgBoss", ha
  * await worker.ready;
  * ```
  */
-export class DeliveryWorker<Events extends EventMap = MessageEvents> extends QueueWorker<Events> {
+export class DeliveryWorker<
+  Events extends EventMap = MessageEvents,
+  Context extends WorkerContext = WorkerContext,
+> extends QueueWorker<Events, Context> {
   /** pg-boss's side of this worker: its PgBoss, its queue and its worker id. */
   readonly engineWorker: PgBossWork;
   /** Resolves once the worker polls the queue (created if missing); rejects, and logs, if it could not start. */
@@ -238,6 +243,36 @@ function errorOutput(error: unknown): { message: string; name?: string; stack?: 
 }
 
 /**
+ * Starts a worker whose handlers run in a database transaction with the job's inbox row (`transactions` and a
+ * `PostgresStore` from `@tidings/postgres`): `ctx.transaction` is the library's own handle, and a job run again
+ * after its worker died completes without running the handlers if their writes committed.
+ *
+ * @example
+ * ```ts
+ * import { createWorker } from "@tidings/pg-boss";
+ * import { PostgresStore, pgTransactions } from "@tidings/postgres";
+ * import pg from "pg";
+ * import { PgBoss } from "pg-boss";
+ *
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * const boss = new PgBoss(process.env.DATABASE_URL!);
+ * await boss.start();
+ * const worker = createWorker({
+ *   boss,
+ *   queue: "deliveries",
+ *   store: new PostgresStore({ client: pool }),
+ *   transactions: pgTransactions(pool),
+ * });
+ * worker.on("message.failed", async (event, ctx) => {
+ *   await ctx.transaction.query("insert into failures (message_id) values ($1)", [event.data.id]);
+ * });
+ * await worker.ready;
+ * ```
+ */
+export function createWorker<Events extends EventMap = MessageEvents, Tx = unknown>(
+  options: CreateWorkerOptions<Events> & { transactions: Transactions<Tx> },
+): DeliveryWorker<Events, WorkerContext & InTransaction<Tx>>;
+/**
  * Starts a worker on the queue; register handlers right away (`worker.on(type, handler)`), before any await.
  *
  * @example
@@ -254,6 +289,9 @@ function errorOutput(error: unknown): { message: string; name?: string; stack?: 
  * await worker.ready;
  * ```
  */
+export function createWorker<Events extends EventMap = MessageEvents>(
+  options: CreateWorkerOptions<Events>,
+): DeliveryWorker<Events>;
 export function createWorker<Events extends EventMap = MessageEvents>(
   options: CreateWorkerOptions<Events>,
 ): DeliveryWorker<Events> {

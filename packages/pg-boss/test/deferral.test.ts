@@ -22,6 +22,7 @@ afterAll(async () => {
 const context = (type: string, deliveryKey: string): DeliveryContext => ({
   type,
   deliveryKey,
+  idempotencyKey: () => "unused",
   timestamp: 1,
   secretIndex: 0,
   verifiedBody: new Uint8Array(),

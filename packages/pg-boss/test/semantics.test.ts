@@ -163,7 +163,7 @@ describe("pg-boss specifics", () => {
     );
     expect(() => pgBoss.createWorker({ boss, queue: "q", pollingIntervalSeconds: 0.5 } as CreateWorkerOptions)).toThrow(
       new TypeError(
-        "createWorker: `pollingIntervalSeconds` is not an option every engine takes (logger, order, store, orderWaitMs, leaseMs, doneTtlMs, queue, concurrency), if it is pg-boss's own, it goes in `pgBoss: { pollingIntervalSeconds }`",
+        "createWorker: `pollingIntervalSeconds` is not an option every engine takes (logger, order, store, orderWaitMs, leaseMs, doneTtlMs, transactions, queue, concurrency), if it is pg-boss's own, it goes in `pgBoss: { pollingIntervalSeconds }`",
       ),
     );
     // retryBackoff keeps its name; its former values were true and false.

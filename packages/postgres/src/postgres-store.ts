@@ -1,5 +1,10 @@
-import type { DeliveryStore } from "@tidings/core";
-import type { ClaimResult, ObjectPosition, OrderedClaimResult } from "@tidings/core/adapter";
+import type {
+  ClaimResult,
+  ObjectPosition,
+  OrderedClaimResult,
+  TransactionalStore,
+  TransactionStatements,
+} from "@tidings/core/adapter";
 import { textKey } from "./key";
 import { type Names, namesOf, schemaSql, statements } from "./schema";
 
@@ -82,7 +87,7 @@ export interface PostgresStoreOptions {
  * });
  * ```
  */
-export class PostgresStore implements DeliveryStore {
+export class PostgresStore implements TransactionalStore {
   readonly #client: Queryable;
   readonly #names: Names;
   readonly #sql: ReturnType<typeof statements>;
@@ -154,6 +159,38 @@ export class PostgresStore implements DeliveryStore {
 
   async releaseInOrder(key: string, token: string, order: ObjectPosition): Promise<boolean> {
     const [row] = await this.#query(this.#sql.releaseInOrder, [textKey(key), token, textKey(order.object)]);
+    return row?.n === 1;
+  }
+
+  /**
+   * Inside the app's transaction (`transactions` on the Receiver or worker): marks the key done, and with `order`
+   * moves the object's position, fenced as `complete` and `completeInOrder` are. One statement.
+   */
+  async completeWithin(
+    statements: TransactionStatements,
+    key: string,
+    token: string,
+    ttlMs: number,
+    order?: ObjectPosition,
+  ): Promise<boolean> {
+    await (this.#ready ?? this.setup());
+    const [row] =
+      order === undefined
+        ? await statements.query(this.#sql.completeWithin, [textKey(key), token, ttlMs])
+        : await statements.query(this.#sql.completeInOrderWithin, [
+            textKey(key),
+            token,
+            ttlMs,
+            textKey(order.object),
+            order.position,
+          ]);
+    return row?.n === 1;
+  }
+
+  /** Inside a worker's transaction: the job's inbox row, unless the key is done (or held) already. One statement. */
+  async enterWithin(statements: TransactionStatements, key: string, ttlMs: number): Promise<boolean> {
+    await (this.#ready ?? this.setup());
+    const [row] = await statements.query(this.#sql.enterWithin, [textKey(key), ttlMs]);
     return row?.n === 1;
   }
 

@@ -98,31 +98,9 @@ function heldInOrder(deliveries: string, positions: string): string {
 
 /** The statements of each step: one each, acting only while the caller's token holds a live lease on the key. */
 export function statements({ deliveries, positions, claimInOrder }: Names) {
-  // The claim writes even when it finds the key live (a no-op update), so the row tells it done from in-flight in
-  // the same statement, under the row lock, instead of a read that a concurrent claim could have overtaken.
-  return {
-    claim: `INSERT INTO ${deliveries} AS d (key, token, done, expires_at) VALUES ($1, $2, false, ${ms("$3")})
-ON CONFLICT (key) DO UPDATE SET
-  token = CASE WHEN d.expires_at <= now() THEN excluded.token ELSE d.token END,
-  done = CASE WHEN d.expires_at <= now() THEN false ELSE d.done END,
-  expires_at = CASE WHEN d.expires_at <= now() THEN excluded.expires_at ELSE d.expires_at END
-RETURNING token = $2 AS claimed, done`,
-    complete: `UPDATE ${deliveries} SET token = NULL, done = true, expires_at = ${ms("$3")}
-WHERE key = $1 AND token = $2 AND NOT done AND expires_at > now()`,
-    release: `DELETE FROM ${deliveries} WHERE key = $1 AND token = $2 AND NOT done AND expires_at > now()`,
-    renew: `UPDATE ${deliveries} SET expires_at = ${ms("$3")}
-WHERE key = $1 AND token = $2 AND NOT done AND expires_at > now()`,
-    renewInOrder: `WITH held AS (
-  ${heldInOrder(deliveries, positions)}
-), renewed AS (
-  UPDATE ${deliveries} SET expires_at = ${ms("$3")} WHERE key = $1 AND EXISTS (SELECT 1 FROM held)
-  RETURNING key
-), leased AS (
-  UPDATE ${positions} SET lease_until = ${ms("$3")} WHERE object = $4 AND EXISTS (SELECT 1 FROM held)
-)
-SELECT count(*)::int AS n FROM renewed`,
-    claimInOrder: `SELECT ${claimInOrder}($1, $2, $3, $4, $5, $6) AS state`,
-    completeInOrder: `WITH held AS (
+  const complete = `UPDATE ${deliveries} SET token = NULL, done = true, expires_at = ${ms("$3")}
+WHERE key = $1 AND token = $2 AND NOT done AND expires_at > now()`;
+  const completeInOrder = `WITH held AS (
   ${heldInOrder(deliveries, positions)}
 ), finished AS (
   UPDATE ${deliveries} SET token = NULL, done = true, expires_at = ${ms("$3")}
@@ -136,7 +114,32 @@ SELECT count(*)::int AS n FROM renewed`,
     lease_until = NULL
   WHERE object = $4 AND EXISTS (SELECT 1 FROM held)
 )
-SELECT count(*)::int AS n FROM finished`,
+SELECT count(*)::int AS n FROM finished`;
+  // The claim writes even when it finds the key live (a no-op update), so the row tells it done from in-flight in
+  // the same statement, under the row lock, instead of a read that a concurrent claim could have overtaken.
+  return {
+    claim: `INSERT INTO ${deliveries} AS d (key, token, done, expires_at) VALUES ($1, $2, false, ${ms("$3")})
+ON CONFLICT (key) DO UPDATE SET
+  token = CASE WHEN d.expires_at <= now() THEN excluded.token ELSE d.token END,
+  done = CASE WHEN d.expires_at <= now() THEN false ELSE d.done END,
+  expires_at = CASE WHEN d.expires_at <= now() THEN excluded.expires_at ELSE d.expires_at END
+RETURNING token = $2 AS claimed, done`,
+    complete,
+    release: `DELETE FROM ${deliveries} WHERE key = $1 AND token = $2 AND NOT done AND expires_at > now()`,
+    renew: `UPDATE ${deliveries} SET expires_at = ${ms("$3")}
+WHERE key = $1 AND token = $2 AND NOT done AND expires_at > now()`,
+    renewInOrder: `WITH held AS (
+  ${heldInOrder(deliveries, positions)}
+), renewed AS (
+  UPDATE ${deliveries} SET expires_at = ${ms("$3")} WHERE key = $1 AND EXISTS (SELECT 1 FROM held)
+  RETURNING key
+), leased AS (
+  UPDATE ${positions} SET lease_until = ${ms("$3")} WHERE object = $4 AND EXISTS (SELECT 1 FROM held)
+)
+SELECT count(*)::int AS n FROM renewed`,
+    claimInOrder: `SELECT ${claimInOrder}($1, $2, $3, $4, $5, $6) AS state`,
+    completeInOrder,
+    ...withinTransaction(complete, completeInOrder, deliveries),
     releaseInOrder: `WITH released AS (
   DELETE FROM ${deliveries} WHERE key = $1 AND token = $2 AND NOT done AND expires_at > now()
   RETURNING key
@@ -158,5 +161,25 @@ SELECT count(*)::int AS n FROM released`,
   RETURNING 1
 )
 SELECT (SELECT count(*) FROM gone)::int + (SELECT count(*) FROM forgotten)::int AS n`,
+  };
+}
+
+/**
+ * The steps that run inside the app's transaction. Timed by `statement_timestamp()`, not `now()`: `now()` is when the
+ * transaction began, so a lease that ran out while the handlers wrote would still look live at the mark. The mark
+ * locks the key's row until the commit: a claim racing it waits, then finds the key done (or, after a rollback, free).
+ */
+function withinTransaction(complete: string, completeInOrder: string, deliveries: string) {
+  const onStatementClock = (text: string) => text.replaceAll("now()", "statement_timestamp()");
+  return {
+    completeWithin: onStatementClock(`${complete}\nRETURNING 1 AS n`),
+    completeInOrderWithin: onStatementClock(completeInOrder),
+    // A worker's inbox row: the key done from the start of the transaction, unless a live row has it. A second run of
+    // the job inserting it at the same time waits on the unique index for this one to commit or roll back.
+    enterWithin: `INSERT INTO ${deliveries} AS d (key, token, done, expires_at)
+VALUES ($1, NULL, true, statement_timestamp() + $2::float8 * interval '1 millisecond')
+ON CONFLICT (key) DO UPDATE SET token = NULL, done = true, expires_at = excluded.expires_at
+WHERE d.expires_at <= statement_timestamp()
+RETURNING 1 AS n`,
   };
 }

@@ -6,13 +6,16 @@ import { type AnyReceiver, type ConformanceTarget, type RunningApp, WEBHOOK_PATH
 
 type RouteHandler = (request: Request) => Promise<Response>;
 
-/** App Router: Next calls the exported handler with a Web Request; so do we, in-process, for every method. */
+/**
+ * App Router: Next calls the exported handler with a Web Request whose URL names the host Next was started on
+ * (`localhost`, whatever `Host` the client sent), then the path and query as sent; so do we, in-process, for every
+ * method.
+ */
 function routeApp(handler: RouteHandler): RunningApp {
   const call = async (wire: WireRequest, body: BodyInit | null, headers = wire.headers) => {
     const init = { method: wire.method, headers, body, duplex: "half" };
-    return fromResponse(
-      await handler(new Request(`http://127.0.0.1${wire.path ?? WEBHOOK_PATH}`, init as RequestInit)),
-    );
+    const url = `http://localhost:3000${wire.path ?? WEBHOOK_PATH}`;
+    return fromResponse(await handler(new Request(url, init as RequestInit)));
   };
   return {
     send: (wire) => call(wire, (wire.body ?? null) as BodyInit | null),

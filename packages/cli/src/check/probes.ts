@@ -19,6 +19,31 @@ export interface ProbeContext {
   url: string;
 }
 
+/**
+ * A probe left out for a sender whose signature cannot support it (a token cannot tell a changed body), and why.
+ *
+ * @example
+ * ```ts
+ * import { runCheck } from "@tidings/cli";
+ *
+ * const report = await runCheck({
+ *   url: "http://127.0.0.1:3000/webhooks/gitlab",
+ *   secret: process.env.GITLAB_WEBHOOK_TOKEN!,
+ *   sizeBytes: 1_000_000,
+ *   warnMs: 10_000,
+ *   timeoutMs: 15_000,
+ *   scheme: "gitlab",
+ * });
+ * for (const { title, reason } of report.skipped) console.log(`not probed: ${title} (${reason})`);
+ * ```
+ */
+export interface SkippedProbe {
+  name: string;
+  /** What would have been sent: "a body changed after signing". */
+  title: string;
+  reason: string;
+}
+
 export interface Probe {
   name: string;
   /** What is sent, for the report: "a timestamp 6 minutes old". */

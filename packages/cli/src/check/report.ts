@@ -27,6 +27,7 @@ export function formatReport(report: CheckReport): string {
   return [
     `tidings check ${report.url}`,
     ...report.results.map((result) => line(result, width)),
+    ...report.skipped.map(({ title, reason }) => `SKIP  ${title.padEnd(width)}  ${reason}`),
     `${report.results.length} probes: ${report.results.length - failed} passed, ${failed} failed, ${slow} slower than ${report.warnMs} ms (slowest ${ms(slowest)})`,
   ].join("\n");
 }

@@ -1,8 +1,16 @@
 import { readStart } from "../http/read-start";
 import { errorCodeOf, networkErrorName, USER_AGENT } from "../post";
-import { schemeNamed, signsTime } from "../schemes";
-import { createProbes, type Expectation, type Probe, type ProbeContext, type ProbeRequest } from "./probes";
-import { createSchemeProbes } from "./scheme-probes";
+import { schemeNamed } from "../schemes";
+import {
+  createProbes,
+  type Expectation,
+  type Probe,
+  type ProbeContext,
+  type ProbeRequest,
+  type SkippedProbe,
+} from "./probes";
+import { createSchemeProbes, skippedSchemeProbes } from "./scheme-probes";
+import { traitsOf } from "./scheme-traits";
 
 /**
  * What `runCheck` probes, and how long an answer may take.
@@ -97,6 +105,8 @@ export interface CheckReport {
   pass: boolean;
   warnMs: number;
   results: ProbeResult[];
+  /** Probes the sender's scheme cannot be held to (`--scheme gitlab`: no tampered body), and why; else empty. */
+  skipped: SkippedProbe[];
 }
 
 function meets(expected: Expectation, status: number): boolean {
@@ -180,11 +190,13 @@ async function runProbe(probe: Probe, context: ProbeContext, options: CheckOptio
 export async function runCheck(options: CheckOptions): Promise<CheckReport> {
   const results: ProbeResult[] = [];
   const scheme = schemeNamed(options.scheme);
-  const probes = scheme ? createSchemeProbes(scheme, signsTime(scheme)) : createProbes();
+  const traits = scheme && traitsOf(scheme, options.secret, options.url);
+  const probes = scheme && traits ? createSchemeProbes(scheme, traits) : createProbes();
+  const skipped = scheme && traits ? skippedSchemeProbes(scheme, traits) : [];
   for (const probe of probes) {
     const now = Math.floor(Date.now() / 1000);
     const context = { secret: options.secret, now, sizeBytes: options.sizeBytes, url: options.url };
     results.push(await runProbe(probe, context, options));
   }
-  return { url: options.url, pass: results.every((result) => result.pass), warnMs: options.warnMs, results };
+  return { url: options.url, pass: results.every((result) => result.pass), warnMs: options.warnMs, results, skipped };
 }

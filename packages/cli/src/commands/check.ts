@@ -2,7 +2,7 @@ import { type Command, Option } from "commander";
 import { formatReport } from "../check/report";
 import { runCheck } from "../check/run-check";
 import { CliError, CliExit, type Io } from "../io";
-import { SCHEME_NAMES } from "../schemes";
+import { requireSigningSecret, SCHEME_NAMES, schemeNamed } from "../schemes";
 import { httpUrl, integer, nonEmpty } from "./parsers";
 
 interface CheckCommandOptions {
@@ -43,6 +43,7 @@ export function registerCheck(program: Command, io: Io): void {
     .action(async (argument: string | undefined, options: CheckCommandOptions) => {
       const url = argument ?? options.url;
       if (url === undefined) throw new CliError("give the webhook URL, as an argument or with --url");
+      requireSigningSecret(schemeNamed(options.scheme), options.secret, url);
       const report = await runCheck({
         url,
         secret: options.secret,

@@ -1,7 +1,7 @@
 import { type Command, Option } from "commander";
 import { buildEvent, MESSAGE_EVENT_TYPES, type MessageEventType } from "../events";
 import { CliExit, type Io } from "../io";
-import { SCHEME_NAMES, schemeNamed } from "../schemes";
+import { requireSigningSecret, SCHEME_NAMES, schemeNamed } from "../schemes";
 import { runDeliveries } from "../send/deliveries";
 import { createProgress } from "../send/progress";
 import { formatResult, formatSummary, isOk, summarize } from "../send/stats";
@@ -28,6 +28,8 @@ async function send(options: SendOptions, io: Io): Promise<void> {
   const showProgress = options.progress ?? (options.count > PROGRESS_THRESHOLD && io.stderr.isTTY === true);
   const progress = showProgress ? createProgress(io.stderr, options.count, options.progress === true) : undefined;
   const printLines = !progress || options.verbose === true;
+  const scheme = schemeNamed(options.scheme);
+  requireSigningSecret(scheme, options.secret, options.url);
   const results = await runDeliveries({
     url: options.url,
     secret: options.secret,
@@ -35,7 +37,7 @@ async function send(options: SendOptions, io: Io): Promise<void> {
     concurrency: options.concurrency,
     timeoutMs: options.timeout,
     makeEvent: () => buildEvent(options.type, options.data),
-    scheme: schemeNamed(options.scheme),
+    scheme,
     payload: options.payload,
     onResult: (result) => {
       progress?.tick();

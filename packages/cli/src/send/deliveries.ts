@@ -1,8 +1,8 @@
 import { sign } from "@tidings/core";
 import type { Scheme } from "@tidings/core/schemes";
 import { randomId } from "../ids";
-import { errorCodeOf, networkErrorName, postEvent, schemeHeaders } from "../post";
-import { sampleDelivery } from "../schemes";
+import { errorCodeOf, networkErrorName, postEvent } from "../post";
+import { sampleDelivery, signSample } from "../schemes";
 
 /** One delivery: `status` when the receiver answered, `error` when it could not be reached in time. */
 export interface DeliveryResult {
@@ -37,10 +37,15 @@ function signedDelivery({ scheme, payload, secret, url, makeEvent }: DeliveriesO
     return { id: event?.id ?? randomId("evt_"), body, headers: sign(body, secret) };
   }
   const id = randomId("evt_");
-  const sample = sampleDelivery(scheme, id, Math.floor(Date.now() / 1000));
-  // A payload of one's own goes with the sender's headers and content type (a form for Twilio).
+  const timestamp = Math.floor(Date.now() / 1000);
+  const sample = sampleDelivery(scheme, id, timestamp);
+  // A payload of one's own goes with the sender's headers and content type (a form for Twilio); where the sender
+  // signs inside the body (Mailgun, Adyen), the file carries its own signature and is sent as it is.
+  if (payload !== undefined && sample.signBody) {
+    return { id, body: payload, headers: { "content-type": sample.contentType, ...sample.headers } };
+  }
   const delivery = payload === undefined ? sample : { ...sample, body: payload };
-  return { id, body: delivery.body, headers: schemeHeaders(scheme, delivery, secret, url, id) };
+  return { id, ...signSample(scheme, delivery, secret, { timestamp, id, url }) };
 }
 
 async function deliverOne(index: number, options: DeliveriesOptions): Promise<DeliveryResult> {

@@ -1,10 +1,13 @@
-import { json, type SenderSample } from "./sample";
+import { json, numberOf, type SenderSample } from "./sample";
 
-/** An `orders/create` webhook as Shopify sends it (trimmed to the fields handlers read first). */
+/**
+ * An `orders/create` webhook as Shopify sends it (trimmed to the fields handlers read first). The scheme dedups by the
+ * topic and the signature: the order's `id` is made of `id`, so that each sample is a new order.
+ */
 export const shopify: SenderSample = (id) =>
   json(
     {
-      id: 820982911946154500,
+      id: numberOf(id),
       email: "jon@example.com",
       created_at: "2026-11-28T10:00:00-05:00",
       currency: "USD",

@@ -9,6 +9,8 @@ export { type RequestTarget, type TargetSource, targetOf } from "../endpoint/req
 export { type HeaderSource, headerValue } from "../http/headers";
 export type { ReceiveResult } from "../http/result";
 export type { DeliverySlot } from "../receiver/admission";
+export type { InTransaction } from "../receiver/handlers";
 export type { IncomingDelivery, IncomingRequest } from "../receiver/incoming";
-export { handleWebRequest } from "../serve/web";
+export { calledUrl, handleWebRequest } from "../serve/web";
 export type { ClaimResult, ObjectPosition, OrderedClaimResult } from "../store/delivery-store";
+export type { TransactionalStore, TransactionStatements, Transactions } from "../store/transactions";

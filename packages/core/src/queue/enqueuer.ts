@@ -25,7 +25,7 @@ import { type QueuedDelivery, toQueuedDelivery } from "./queued-delivery";
  * ```
  */
 export interface Enqueuer {
-  (event: object, context: DeliveryContext): Promise<void>;
+  (event: object, context: Omit<DeliveryContext, "idempotencyKey">): Promise<void>;
   /** The engine, as `messaging.system` names it. */
   readonly system: string;
   readonly queue: string;
@@ -59,7 +59,7 @@ export interface Enqueuer {
 export interface BatchJob {
   data: QueuedDelivery;
   jobId: string;
-  context: DeliveryContext;
+  context: Omit<DeliveryContext, "idempotencyKey">;
 }
 
 /**
@@ -98,7 +98,7 @@ export interface EnqueuerSettings {
   /** The engine's job id for a delivery key: the same on every instance, never the same for two keys. */
   jobIdFor(deliveryKey: string): string;
   /** Writes one job; resolves once the engine stored it (or found the id already there). */
-  write(data: QueuedDelivery, jobId: string, context: DeliveryContext): PromiseLike<unknown>;
+  write(data: QueuedDelivery, jobId: string, context: Omit<DeliveryContext, "idempotencyKey">): PromiseLike<unknown>;
   /**
    * Writes several jobs (distinct ids) in one engine operation that stores all of them or fails (BullMQ `addBulk`,
    * pg-boss `insert`); resolves once they are stored, a job whose id is already there left as it is. Without it,
@@ -150,13 +150,18 @@ export function createEnqueuer(settings: EnqueuerSettings): Enqueuer {
     writeBatch === undefined || batch === false
       ? undefined
       : new GroupCommit<BatchJob>((jobs) => writeJobs(jobs, write, writeBatch), batch);
-  const store = (data: QueuedDelivery, jobId: string, context: DeliveryContext, around?: EnqueueTrace) => {
+  const store = (
+    data: QueuedDelivery,
+    jobId: string,
+    context: Omit<DeliveryContext, "idempotencyKey">,
+    around?: EnqueueTrace,
+  ) => {
     let writing: PromiseLike<unknown>;
     if (group !== undefined) writing = group.add({ data, jobId, context }, around?.around);
     else writing = around?.around ? around.around(() => write(data, jobId, context)) : write(data, jobId, context);
     return within(writing, timeoutMs, () => describe(context.deliveryKey));
   };
-  const enqueue = (async (event: object, context: DeliveryContext): Promise<void> => {
+  const enqueue = (async (event: object, context: Omit<DeliveryContext, "idempotencyKey">): Promise<void> => {
     const data = toQueuedDelivery(event, context, keepVerifiedBody);
     const jobId = jobIdFor(context.deliveryKey);
     if (hooks.length === 0) {

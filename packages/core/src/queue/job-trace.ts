@@ -47,7 +47,7 @@ export interface EnqueueInfo {
   system: string;
   queue: string;
   jobId: string;
-  delivery: DeliveryInfo;
+  delivery: Omit<DeliveryInfo, "idempotencyKey">;
 }
 
 /**

@@ -16,6 +16,14 @@ import {
 } from "../store/delivery-store";
 import { renewWhileRunning } from "../store/lease-renewal";
 import { settleWithin } from "../store/settle-within";
+import {
+  checkTransactions,
+  HandlersFailed,
+  LEASE_LAPSED,
+  requireTransactionalStore,
+  type TransactionalStore,
+  type Transactions,
+} from "../store/transactions";
 import type { JobOutcomeCode, JobRunResult } from "./job-outcomes";
 import type { JobTraceContext } from "./job-trace";
 import { type JobRun, type ReadJob, readQueuedDelivery, type WorkerContext } from "./queued-delivery";
@@ -142,6 +150,13 @@ export interface QueueWorkerOptions<Events extends EventMap = MessageEvents> {
   leaseMs?: number | undefined;
   /** How long a handled job and a handled position are remembered, in ms. Default 24 h. */
   doneTtlMs?: number | undefined;
+  /**
+   * Runs each job's handlers in one database transaction (`pgTransactions(pool)`… from `@tidings/postgres`), handed
+   * to them as `ctx.transaction`, with an inbox row keyed by the delivery key written in it (in `store`, a
+   * `PostgresStore` on the same database): a job run again after its worker died finds its row committed and completes
+   * without running the handlers; one run again before the commit finds nothing (its writes rolled back) and runs them.
+   */
+  transactions?: Transactions<unknown> | undefined;
 }
 
 interface SettleFacts {
@@ -150,6 +165,20 @@ interface SettleFacts {
   order: ObjectPosition;
   read: ReadJob;
   job: JobRun;
+}
+
+interface WorkerTransactions {
+  run: Transactions<unknown>;
+  store: TransactionalStore;
+  doneTtlMs: number;
+}
+
+/** The ordered claim a transactional run marks done in its transaction. */
+interface HeldClaim {
+  token: string;
+  order: ObjectPosition;
+  facts: SettleFacts;
+  store: OrderedDeliveryStore;
 }
 
 interface WorkerOrder {
@@ -198,19 +227,34 @@ interface WorkerOrder {
  * }
  * ```
  */
-export abstract class QueueWorker<Events extends EventMap = MessageEvents> {
+export abstract class QueueWorker<
+  Events extends EventMap = MessageEvents,
+  Context extends WorkerContext = WorkerContext,
+> {
   readonly #dispatcher = new Dispatcher<Events, WorkerContext>();
   readonly #errorListeners: ErrorListener<WorkerErrorInfo>[] = [];
   readonly #outcomeListeners: OutcomeListener<JobOutcome>[] = [];
   readonly #logger: SafeLogger;
   readonly #identity: QueueIdentity | undefined;
   readonly #order: WorkerOrder | undefined;
+  readonly #transactions: WorkerTransactions | undefined;
+  /** `job:<queue>:`, so a worker's keys and objects never meet a Receiver's, nor another queue's. */
+  readonly #scope: string;
   /** How long a `deferred` job waits before it is tried again, in ms: engines put it back for this long. */
   protected readonly deferMs = 1000;
 
   constructor(options: QueueWorkerOptions<Events> = {}, identity?: QueueIdentity) {
     this.#logger = safeLogger(options.logger ?? console);
     this.#identity = identity;
+    this.#scope = `job:${encodeLabel(identity?.queue ?? "")}:`;
+    const doneTtlMs = positiveInteger(options.doneTtlMs ?? DEFAULT_DONE_TTL_MS, "doneTtlMs");
+    if (options.transactions) {
+      this.#transactions = {
+        run: checkTransactions(options.transactions, "createWorker"),
+        store: requireTransactionalStore(options.store, "createWorker"),
+        doneTtlMs,
+      };
+    }
     if (options.order) {
       if (!options.store)
         throw new TypeError("createWorker: `order` needs `store`, shared by every worker of the queue");
@@ -219,24 +263,21 @@ export abstract class QueueWorker<Events extends EventMap = MessageEvents> {
         store: requireOrderedStore(options.store, "createWorker"),
         waitMs: orderWaitMs(options.orderWaitMs),
         leaseMs: positiveInteger(options.leaseMs ?? DEFAULT_LEASE_MS, "leaseMs"),
-        doneTtlMs: positiveInteger(options.doneTtlMs ?? DEFAULT_DONE_TTL_MS, "doneTtlMs"),
-        scope: `job:${encodeLabel(identity?.queue ?? "")}:`,
+        doneTtlMs,
+        scope: this.#scope,
       };
     }
   }
 
   /** Runs `handler` for jobs of these event types. Several handlers for one type all run. */
-  on<Type extends keyof Events & string>(
-    types: Type | readonly Type[],
-    handler: Handler<Events[Type], WorkerContext>,
-  ): this {
-    this.#dispatcher.on(types, handler);
+  on<Type extends keyof Events & string>(types: Type | readonly Type[], handler: Handler<Events[Type], Context>): this {
+    this.#dispatcher.on(types, handler as unknown as Handler<Events[Type], WorkerContext>);
     return this;
   }
 
   /** Runs `handler` for every job, including event types with no handler of their own. */
-  onAny(handler: Handler<AnyEvent<Events> | DeliveryEvent, WorkerContext>): this {
-    this.#dispatcher.onAny(handler);
+  onAny(handler: Handler<AnyEvent<Events> | DeliveryEvent, Context>): this {
+    this.#dispatcher.onAny(handler as unknown as Handler<AnyEvent<Events> | DeliveryEvent, WorkerContext>);
     return this;
   }
 
@@ -311,7 +352,9 @@ export abstract class QueueWorker<Events extends EventMap = MessageEvents> {
       positionOf(ordering.rule, event, (object) =>
         ordering.scope.concat(context.endpoint === undefined ? object : endpointKey(context.endpoint, object)),
       );
+    const joined = this.#transactions;
     if (!ordering || !order) {
+      if (joined) return this.#inTransaction(joined, read, job, trace?.handlers, undefined);
       const failures = await this.#dispatcher.dispatch(event, context, trace?.handlers);
       if (failures.length === 0) return "completed";
       this.#fail(failures, read, job);
@@ -324,11 +367,61 @@ export abstract class QueueWorker<Events extends EventMap = MessageEvents> {
     if (claim.state !== "claimed") return "deferred"; // busy, or a rerun of this job still held by another worker
     // Handlers may outlast the lease (an engine lets a job run far longer): the object stays theirs while they run.
     const renewal = renewWhileRunning(store, key, claim.token, leaseMs, order);
+    if (joined) {
+      const facts = { leaseMs, doneTtlMs, order, read, job };
+      const held = { token: claim.token, order, facts, store };
+      return this.#inTransaction(joined, read, job, trace?.handlers, held).finally(() => renewal.stop());
+    }
     const failures = await this.#dispatcher.dispatch(event, context, trace?.handlers);
     renewal.stop();
     await this.#settle(store, key, claim.token, failures.length === 0, { leaseMs, doneTtlMs, order, read, job });
     if (failures.length === 0) return "completed";
     this.#fail(failures, read, job);
+  }
+
+  /**
+   * One run in a transaction: the inbox row (or, with `order`, the claim's done mark) and the handlers' writes commit
+   * together. Without `order` the inbox row goes first, so a rerun of a job whose run committed finds it and completes
+   * without running the handlers, and a rerun racing a live run waits for it. After the handlers failed, or the
+   * transaction did, nothing is committed and the job fails: the engine retries it.
+   */
+  async #inTransaction(
+    joined: WorkerTransactions,
+    read: ReadJob,
+    job: JobRun,
+    runs: HandlerRun[] | undefined,
+    held: HeldClaim | undefined,
+  ): Promise<JobRunResult> {
+    const { event, context } = read;
+    const key = this.#scope + context.deliveryKey;
+    const { store, doneTtlMs } = joined;
+    try {
+      // Outside the transaction: a database that runs one at a time (PGlite) would wait on it for ever.
+      await store.setup();
+      return await joined.run.run(async (transaction, statements) => {
+        if (!held && !(await store.enterWithin(statements, key, doneTtlMs))) return "duplicate";
+        const failures = await this.#dispatcher.dispatch(event, { ...context, transaction } as WorkerContext, runs);
+        if (failures.length > 0) throw new HandlersFailed(failures);
+        if (held && !(await store.completeWithin(statements, key, held.token, doneTtlMs, held.order))) {
+          throw LEASE_LAPSED;
+        }
+        return "completed";
+      });
+    } catch (error) {
+      if (held && error !== LEASE_LAPSED) await this.#settle(held.store, key, held.token, false, held.facts);
+      if (error instanceof HandlersFailed) this.#fail(error.failures, read, job);
+      if (error === LEASE_LAPSED) {
+        this.#logger.warn({
+          message: `[tidings] job ${job.id}: its hold on the object ran out while its handlers ran; rolled back.`,
+          code: "lease_lost",
+          jobId: job.id,
+          attempt: job.attempt,
+        });
+        throw new Error(`Job ${job.id}: the hold on its object ran out while its handlers ran; nothing was committed`);
+      }
+      this.#report(error, { code: "store_unavailable", jobId: job.id, attempt: job.attempt, event, context });
+      throw error;
+    }
   }
 
   /**

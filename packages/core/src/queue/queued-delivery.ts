@@ -1,6 +1,7 @@
 import { requireNodeCrypto } from "../crypto/node-crypto";
 import type { DeliveryEvent } from "../event";
 import type { DeliveryContext, DeliveryInfo } from "../receiver/handlers";
+import { idempotencyKey } from "../receiver/idempotency-key";
 import { fromJobText, holdsOnlyStorableText, isStorableText, toJobText } from "./job-text";
 import { type JobTraceContext, readJobTrace } from "./job-trace";
 
@@ -129,7 +130,11 @@ export interface ReadJob {
  * });
  * ```
  */
-export function toQueuedDelivery(event: object, context: DeliveryContext, keepVerifiedBody: boolean): QueuedDelivery {
+export function toQueuedDelivery(
+  event: object,
+  context: Omit<DeliveryContext, "idempotencyKey">,
+  keepVerifiedBody: boolean,
+): QueuedDelivery {
   const crypto = requireNodeCrypto("enqueueTo");
   const { type, deliveryKey, timestamp, secretIndex, endpoint, verifiedBody } = context;
   const storable =
@@ -195,6 +200,7 @@ export function readQueuedDelivery(data: unknown, job: JobRun): ReadJob {
       attempt: job.attempt,
       jobId: job.id,
       verifiedBodySha256: queued.verifiedBodySha256 as string,
+      idempotencyKey,
     };
     if (queued.endpoint !== undefined) context.endpoint = text(queued.endpoint as string);
   } catch {

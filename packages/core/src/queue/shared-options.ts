@@ -179,6 +179,7 @@ const CORE_WORKER_KEYS: Record<keyof QueueWorkerOptions, true> = {
   orderWaitMs: true,
   leaseMs: true,
   doneTtlMs: true,
+  transactions: true,
 };
 
 const WORKER_KEYS: Record<keyof SharedWorkerOptions, true> = { ...CORE_WORKER_KEYS, queue: true, concurrency: true };

@@ -43,7 +43,7 @@ export type ErrorListener<Info = ReceiveErrorInfo> = (error: unknown, info: Info
  * }
  * ```
  */
-export class Dispatcher<Events extends EventMap, Context extends DeliveryInfo> {
+export class Dispatcher<Events extends EventMap, Context extends Pick<DeliveryInfo, "type">> {
   readonly #byType = new Map<string, Handler<unknown, Context>[]>();
   readonly #any: Handler<unknown, Context>[] = [];
   // Set once a type with no dot is registered (GitHub's `issues`): only then is an event's family looked up too.

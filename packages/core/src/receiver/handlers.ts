@@ -16,6 +16,32 @@ export interface DeliveryInfo {
   secretIndex: number;
   /** The endpoint label the secret resolver gave, if any. */
   endpoint?: string | undefined;
+  /**
+   * An idempotency key for an effect outside the database (a payment, a message sent through an API that honours
+   * `Idempotency-Key`): the same on every run of this delivery (a retry, a rerun after a crash, in the request or a
+   * worker), different for another event, and for another `label` (one per call the handler makes). A UUID, 36
+   * characters of `0-9a-f-`. Needs node:crypto. Call it on the context: `ctx.idempotencyKey("refund")`.
+   */
+  idempotencyKey(label?: string): string;
+}
+
+/**
+ * What a handler of a Receiver or worker given `transactions` learns besides: the delivery's transaction, as the
+ * database library's own handle. Writes made through it commit together with the delivery's done mark, or not at all.
+ *
+ * @example
+ * ```ts
+ * import type { DeliveryContext, MessageEvents } from "@tidings/core";
+ * import type { InTransaction } from "@tidings/postgres";
+ * import type { PoolClient } from "pg";
+ *
+ * export async function recordFailure(event: MessageEvents["message.failed"], ctx: DeliveryContext & InTransaction<PoolClient>) {
+ *   await ctx.transaction.query("insert into failures (message_id) values ($1)", [event.data.id]);
+ * }
+ * ```
+ */
+export interface InTransaction<Tx> {
+  readonly transaction: Tx;
 }
 
 /**

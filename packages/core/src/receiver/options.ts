@@ -10,6 +10,7 @@ import type { Scheme } from "../schemes/scheme";
 import { SERVICE_SIGNATURE } from "../schemes/service-signature";
 import { type DeliveryStore, requireOrderedStore } from "../store/delivery-store";
 import { MemoryStore } from "../store/memory-store";
+import { checkTransactions, requireTransactionalStore, type Transactions } from "../store/transactions";
 import { resolveTolerance, type VerifyOptions } from "../verification/tolerance";
 import { type EventOrder, orderWaitMs } from "./order";
 import { checkedPublicUrl, type RequestUrlOptions } from "./request-url";
@@ -104,6 +105,13 @@ export interface ReceiverOptions<Events extends EventMap> extends Omit<VerifyOpt
    * at most 256 MiB of bodies held).
    */
   maxConcurrentDeliveries?: number;
+  /**
+   * Runs each delivery's handlers in one database transaction (`pgTransactions(pool)`, `pgliteTransactions(db)`… from
+   * `@tidings/postgres`), handed to them as `ctx.transaction`: their writes, the delivery's done mark and (with
+   * `order`) its object's position commit together, or roll back together when a handler throws (then the answer is
+   * 500 and nothing is marked). Needs a store that can join the transaction: `PostgresStore` on the same database.
+   */
+  transactions?: Transactions<unknown>;
 }
 
 export const DEFAULT_LEASE_MS = 60_000;
@@ -161,6 +169,10 @@ export function resolveReceiverOptions<Events extends EventMap>(options: Receive
       : { toleranceSeconds: resolveTolerance(options) },
     schemeWindows,
     store,
+    transactions: options.transactions && {
+      run: checkTransactions(options.transactions, "createReceiver"),
+      store: requireTransactionalStore(store, "createReceiver"),
+    },
     order: options.order && {
       rule: options.order as unknown as EventOrder<EventMap>,
       store: requireOrderedStore(store, "createReceiver"),

@@ -7,12 +7,14 @@ import type { DeliveryEvent } from "../event";
 import type { EventMap, MessageEvents } from "../event-map";
 import { isPromiseLike } from "../ground/promise-like";
 import { errorResult, RETRY_LATER, type ReceiveResult } from "../http/result";
+import type { Transactions } from "../store/transactions";
 import { Admission, type DeliverySlot } from "./admission";
 import { claimDelivery } from "./claim-step";
 import { deliveryKeyOf } from "./delivery-key";
 import { Dispatcher, type ErrorListener, notifyListeners } from "./dispatcher";
 import { readEvent, validated } from "./event-step";
-import type { AnyEvent, DeliveryContext, Handler } from "./handlers";
+import type { AnyEvent, DeliveryContext, Handler, InTransaction } from "./handlers";
+import { idempotencyKey } from "./idempotency-key";
 import type { IncomingDelivery, IncomingRequest } from "./incoming";
 import { type ReceiverOptions, resolveReceiverOptions } from "./options";
 import { type DeliveryOutcome, type OutcomeListener, preciseNow } from "./outcome";
@@ -41,7 +43,7 @@ const OVERLOADED = "More deliveries in flight than this receiver takes at once (
  * export const receiver = registerBilling(createReceiver({ secret: process.env.WEBHOOK_SECRET! }));
  * ```
  */
-export class Receiver<Events extends EventMap = MessageEvents> {
+export class Receiver<Events extends EventMap = MessageEvents, Context extends DeliveryContext = DeliveryContext> {
   readonly #parts: ReceiverParts;
   readonly #handlers = new Dispatcher<Events, DeliveryContext>();
   readonly #outcomeListeners: OutcomeListener[] = [];
@@ -82,14 +84,14 @@ export class Receiver<Events extends EventMap = MessageEvents> {
   }
 
   /** Runs `handler` for events of these types. Several handlers for one type all run. */
-  on<Type extends keyof Events & string>(types: Type | readonly Type[], handler: Handler<Events[Type]>): this {
-    this.#handlers.on(types, handler);
+  on<Type extends keyof Events & string>(types: Type | readonly Type[], handler: Handler<Events[Type], Context>): this {
+    this.#handlers.on(types, handler as unknown as Handler<Events[Type]>);
     return this;
   }
 
   /** Runs `handler` for every verified event, including types with no handler of their own. */
-  onAny(handler: Handler<AnyEvent<Events> | DeliveryEvent>): this {
-    this.#handlers.onAny(handler);
+  onAny(handler: Handler<AnyEvent<Events> | DeliveryEvent, Context>): this {
+    this.#handlers.onAny(handler as unknown as Handler<AnyEvent<Events> | DeliveryEvent>);
     return this;
   }
 
@@ -207,6 +209,7 @@ export class Receiver<Events extends EventMap = MessageEvents> {
       endpoint: found.endpoint,
       verifiedBody: rawBody,
       headers,
+      idempotencyKey,
     };
     if (trace) trace.delivery = context;
     const claiming = claimDelivery(parts, event.value, context, found.dedupScope);
@@ -226,6 +229,31 @@ async function targetOf(request: IncomingRequest): Promise<RequestTarget | undef
 }
 
 /**
+ * Creates a Receiver whose handlers run in the delivery's database transaction (`transactions` from
+ * `@tidings/postgres`): `ctx.transaction` is the library's own handle, and what handlers write through it commits with
+ * the delivery's done mark, or not at all. Throws TypeError on a bad option, or a store that cannot join it.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { PostgresStore, pgTransactions } from "@tidings/postgres";
+ * import pg from "pg";
+ *
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * export const receiver = createReceiver({
+ *   secret: process.env.WEBHOOK_SECRET!,
+ *   store: new PostgresStore({ client: pool }),
+ *   transactions: pgTransactions(pool),
+ * }).on("message.failed", async (event, ctx) => {
+ *   // Written once per event: a rerun after a crash finds the delivery done, as this row committed with its mark.
+ *   await ctx.transaction.query("insert into failures (message_id) values ($1)", [event.data.id]);
+ * });
+ * ```
+ */
+export function createReceiver<Events extends EventMap = MessageEvents, Tx = unknown>(
+  options: ReceiverOptions<Events> & { transactions: Transactions<Tx> },
+): Receiver<Events, DeliveryContext & InTransaction<Tx>>;
+/**
  * Creates a Receiver: verified, typed, deduplicated delivery events. Throws TypeError on a bad option.
  *
  * @example
@@ -241,6 +269,9 @@ async function targetOf(request: IncomingRequest): Promise<RequestTarget | undef
  *   .onError((error, info) => console.error(`webhook ${info.code}`, error));
  * ```
  */
+export function createReceiver<Events extends EventMap = MessageEvents>(
+  options: ReceiverOptions<Events>,
+): Receiver<Events>;
 export function createReceiver<Events extends EventMap = MessageEvents>(
   options: ReceiverOptions<Events>,
 ): Receiver<Events> {

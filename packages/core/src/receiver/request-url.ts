@@ -83,5 +83,12 @@ export function signedRequestFrom(
   { options }: { options: { requestUrl: UrlRule } },
   request: IncomingRequest,
 ): SignedRequest | undefined {
-  return signedRequestOf(request.method, request.url?.(), request.headers, options.requestUrl);
+  let received: string | undefined;
+  try {
+    received = request.url?.();
+  } catch {
+    // An adapter that cannot say where the request went: no URL, which a scheme that signs one refuses (500).
+    received = undefined;
+  }
+  return signedRequestOf(request.method, received, request.headers, options.requestUrl);
 }

@@ -8,10 +8,12 @@ import type { DeliveryContext } from "./handlers";
 import type { ReceiverParts } from "./pipeline";
 import { settleClaim } from "./settle-step";
 import type { Trace } from "./trace";
+import { runInTransaction } from "./transaction-step";
 
 /**
  * Runs the handlers of a claimed delivery, renewing the claim while they run, then settles it. Only the handlers are
- * timed: 503 if they outlast `handlerTimeoutMs`; settling the claim after they succeeded has its own bound.
+ * timed: 503 if they outlast `handlerTimeoutMs`; settling the claim after they succeeded has its own bound. With
+ * `transactions`, they run in the delivery's transaction with its done mark instead.
  */
 export function runHandlers(
   parts: ReceiverParts,
@@ -21,6 +23,8 @@ export function runHandlers(
   claim: Claimed,
   trace: Trace | undefined,
 ): ReceiveResult | Promise<ReceiveResult> {
+  const joined = parts.options.transactions;
+  if (joined) return runInTransaction(parts, handlers, joined, event, context, claim, trace);
   const running = handlers.dispatch(event, context, trace?.handlers);
   if (!(running instanceof Promise)) return settleClaim(parts, running, event, context, claim);
   const { options, reporter } = parts;

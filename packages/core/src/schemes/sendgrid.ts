@@ -34,7 +34,24 @@ function sendgridSecretKind(secret: string): SecretKind {
   return "ecdsa-p256";
 }
 
-/** A batch of SendGrid events, as handlers of the `batch` type get it. */
+/**
+ * A batch of SendGrid events, as handlers of the `batch` type get it.
+ *
+ * @example
+ * ```ts
+ * import { createReceiver } from "@tidings/core";
+ * import { type SendGridBatch, sendgrid } from "@tidings/core/schemes";
+ *
+ * type Event = { event: string; email: string; sg_event_id: string };
+ *
+ * export const receiver = createReceiver({
+ *   scheme: sendgrid<{ batch: SendGridBatch<Event> }>(),
+ *   secret: process.env.SENDGRID_VERIFICATION_KEY!,
+ * }).on("batch", ({ events }) => {
+ *   for (const { event, email } of events) console.log(event, email);
+ * });
+ * ```
+ */
 export interface SendGridBatch<Event = DeliveryEvent> {
   events: readonly Event[];
 }
