@@ -27,14 +27,17 @@ const BASE = [
     name: "the whole core (export *)",
     readme: "everything in the main entry (`export *`)",
     code: 'export * from "@tidings/core";',
-    limit: 12.5 * KB,
+    // Raised from 12.5 KB with the URL a scheme may sign (publicUrl, trustProxy), GET handshakes and transactional
+    // handlers with their idempotency keys: 14,211 B when set.
+    limit: 14.5 * KB,
   },
-  // Every sender's scheme at once; each alone is less (they are separate modules, tree-shaken).
+  // Every sender's scheme at once (39 senders: 24,024 B when set, about 0.5 KB more per sender); each alone is far
+  // less (separate modules, tree-shaken) and has its own budget below.
   {
     name: "every scheme (@tidings/core/schemes, export *)",
     readme: "every scheme (`@tidings/core/schemes`, `export *`)",
     code: 'export * from "@tidings/core/schemes";',
-    limit: 6.5 * KB,
+    limit: 25 * KB,
   },
 ];
 

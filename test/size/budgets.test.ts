@@ -21,8 +21,8 @@ describe("npm run size", () => {
     const limits = Object.fromEntries(budgets([]).map((row) => [row.name, row.limit]));
     expect(limits).toMatchObject({
       "import { verify }": 2048,
-      "the whole core (export *)": 12.5 * 1024,
-      "every scheme (@tidings/core/schemes, export *)": 6.5 * 1024,
+      "the whole core (export *)": 14.5 * 1024,
+      "every scheme (@tidings/core/schemes, export *)": 25 * 1024,
     });
   });
 
