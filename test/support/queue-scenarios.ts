@@ -132,11 +132,15 @@ export interface HandledRecord {
   event: unknown;
 }
 
-/** What the fixture workers appended to their log file, one JSON line per successful handler run. */
+/**
+ * What the fixture workers appended to their log file, one JSON line per successful handler run. Only whole lines:
+ * read while a worker appends, the file may end inside a line, which is counted once its newline is written.
+ */
 export function readHandled(file: string): HandledRecord[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8")
-    .split("\n")
+  const lines = readFileSync(file, "utf8").split("\n");
+  return lines
+    .slice(0, -1)
     .filter((line) => line !== "")
     .map((line) => JSON.parse(line) as HandledRecord);
 }
