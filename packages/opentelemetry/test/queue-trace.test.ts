@@ -17,10 +17,12 @@ const SENDER_SPAN = "00f067aa0ba902b7";
 const TRACESTATE = "sender=t61rcWkgMzE";
 
 const fixture = (name: string) => fileURLToPath(new URL(`fixtures/${name}`, import.meta.url));
+// Whole lines only: read while the worker appends, the file may end inside a line.
 const readSpans = (file: string): WrittenSpan[] =>
   existsSync(file)
     ? readFileSync(file, "utf8")
         .split("\n")
+        .slice(0, -1)
         .filter((line) => line !== "")
         .map((line) => JSON.parse(line) as WrittenSpan)
     : [];
