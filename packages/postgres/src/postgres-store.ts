@@ -187,6 +187,20 @@ export class PostgresStore implements TransactionalStore {
     return row?.n === 1;
   }
 
+  /**
+   * Inside a Receiver's transaction, first: the key claimed by marking it done, unless it is done, claimed, or being
+   * claimed by another open transaction (found by a transaction-scoped advisory lock, so nothing waits). One statement.
+   */
+  async claimWithin(
+    statements: TransactionStatements,
+    key: string,
+    ttlMs: number,
+  ): Promise<"claimed" | "done" | "in-flight"> {
+    await (this.#ready ?? this.setup());
+    const [row] = await statements.query(this.#sql.claimWithin, [textKey(key), ttlMs]);
+    return row?.state === "claimed" || row?.state === "done" ? row.state : "in-flight";
+  }
+
   /** Inside a worker's transaction: the job's inbox row, unless the key is done (or held) already. One statement. */
   async enterWithin(statements: TransactionStatements, key: string, ttlMs: number): Promise<boolean> {
     await (this.#ready ?? this.setup());

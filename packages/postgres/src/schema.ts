@@ -174,6 +174,24 @@ function withinTransaction(complete: string, completeInOrder: string, deliveries
   return {
     completeWithin: onStatementClock(`${complete}\nRETURNING 1 AS n`),
     completeInOrderWithin: onStatementClock(completeInOrder),
+    // A Receiver's claim in its transaction: the key done from the start, so the commit needs no second statement.
+    // Other transactions claiming the key find the advisory lock taken instead of waiting on the row's unique index;
+    // the last select sees only rows committed before it, so a live row it finds is a done key or another's claim.
+    claimWithin: `WITH lock AS (
+  SELECT pg_try_advisory_xact_lock(hashtext('${deliveries}'), hashtext($1)) AS held
+), taken AS (
+  INSERT INTO ${deliveries} AS d (key, token, done, expires_at)
+  SELECT $1, NULL, true, statement_timestamp() + $2::float8 * interval '1 millisecond' FROM lock WHERE held
+  ON CONFLICT (key) DO UPDATE SET token = NULL, done = true, expires_at = excluded.expires_at
+  WHERE d.expires_at <= statement_timestamp()
+  RETURNING 1
+)
+SELECT CASE
+  WHEN NOT (SELECT held FROM lock) THEN 'in-flight'
+  WHEN EXISTS (SELECT 1 FROM taken) THEN 'claimed'
+  WHEN (SELECT done FROM ${deliveries} WHERE key = $1 AND expires_at > statement_timestamp()) THEN 'done'
+  ELSE 'in-flight'
+END AS state`,
     // A worker's inbox row: the key done from the start of the transaction, unless a live row has it. A second run of
     // the job inserting it at the same time waits on the unique index for this one to commit or roll back.
     enterWithin: `INSERT INTO ${deliveries} AS d (key, token, done, expires_at)

@@ -86,6 +86,8 @@ export function transactionsOf<Tx>(hook: TransactionHook<Tx>): Transactions<Tx> 
 export interface PgTransactionClient {
   query(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
   release(destroy?: boolean | Error): void;
+  on?(event: "error", listener: (error: Error) => void): unknown;
+  off?(event: "error", listener: (error: Error) => void): unknown;
 }
 
 /**
@@ -133,6 +135,12 @@ export function pgTransactions<Client extends PgTransactionClient>(pool: PgPoolL
     async run(work) {
       const client = await pool.connect();
       let broken: unknown;
+      // A checked-out client's connection error (the server ending the session) is emitted on the client, and would
+      // end the process unheard; the statement in flight rejects with it anyway, and the client is not put back.
+      const lost = (error: Error) => {
+        broken = error;
+      };
+      client.on?.("error", lost);
       try {
         await client.query("BEGIN");
         const result = await work(client, { query: async (text, params) => (await client.query(text, params)).rows });
@@ -146,6 +154,7 @@ export function pgTransactions<Client extends PgTransactionClient>(pool: PgPoolL
         }
         throw error;
       } finally {
+        client.off?.("error", lost);
         client.release(broken instanceof Error ? broken : broken !== undefined);
       }
     },

@@ -112,10 +112,15 @@ describe.each(engines)("transactional handlers in the request ($name)", (engine)
     expect(await store.claim("event:evt_2", 10_000)).toEqual({ state: "done" });
   });
 
-  it("refuses the commit of a holder whose lease ran out mid-handler: its row is not there, and the key not done", async () => {
+  it("with order, refuses the commit of a holder whose lease ran out mid-handler: its row is not there, and the key not done", async () => {
     const warnings: unknown[] = [];
     const logger = { error() {}, warn: (entry: unknown) => warnings.push(entry) };
-    const { store, receiver, rows, write, deliveries } = await setup({ store: UnrenewedStore, leaseMs: 500, logger });
+    const { store, receiver, rows, write, deliveries } = await setup({
+      store: UnrenewedStore,
+      leaseMs: 500,
+      logger,
+      order: true,
+    });
     receiver.on("message.failed", async (event, ctx) => {
       const tx = ctx.transaction as Tx;
       await write(tx, event.id ?? "", event.data.status);
@@ -147,7 +152,65 @@ describe.each(engines)("transactional handlers in the request ($name)", (engine)
   });
 });
 
-describe("a holder whose lease ran out, on PostgreSQL, while another holder took the delivery", () => {
+describe("a claim taken in the delivery's transaction, on PostgreSQL", () => {
+  it("answers a duplicate arriving meanwhile 409 at once; once committed, the duplicate is answered as one", async () => {
+    const n = tables++;
+    const store = new PostgresStore({ client: pool, table: `tx_${n}` });
+    const receiver = createReceiver({ secret: SECRET, store, transactions: pgTransactions(pool) });
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let started: () => void = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let runs = 0;
+    receiver.on("message.failed", async () => {
+      runs++;
+      started();
+      await held;
+    });
+    const first = receiver.receive(delivery("evt_5", "message.failed"));
+    await running;
+    // The claim is the transaction's own first write: no other session sees a row for the key before the commit.
+    const seen = async () => (await pool.query(`select key from tx_${n}_deliveries`)).rows;
+    expect(await seen()).toEqual([]);
+    // The first delivery's transaction is open, holding the key: the second neither waits for it nor runs.
+    expect(await receiver.receive(delivery("evt_5", "message.failed"))).toMatchObject({
+      code: "delivery_in_progress",
+      status: 409,
+    });
+    release();
+    expect((await first).code).toBe("accepted");
+    expect(await seen()).toHaveLength(1);
+    expect((await receiver.receive(delivery("evt_5", "message.failed"))).code).toBe("duplicate");
+    expect(runs).toBe(1);
+  });
+
+  it("is let go when the transaction's connection drops mid-handler: nothing committed, the retry runs", async () => {
+    const n = tables++;
+    const store = new PostgresStore({ client: pool, table: `tx_${n}` });
+    await pool.query(`create table app_rows_${n} (event text)`);
+    const receiver = createReceiver({ secret: SECRET, store, transactions: pgTransactions(pool) });
+    let drop = true;
+    receiver.on("message.failed", async (event, ctx) => {
+      await ctx.transaction.query(`insert into app_rows_${n} values ($1)`, [event.id ?? ""]);
+      // As when the process dies: the server ends the session, and with it the open transaction.
+      if (!drop) return;
+      const [session] = (await ctx.transaction.query("select pg_backend_pid() as pid")).rows;
+      await pool.query("select pg_terminate_backend($1)", [session.pid]);
+    });
+    const answer = await receiver.receive(delivery("evt_6", "message.failed"));
+    expect(answer.status).toBe(503);
+    expect((await pool.query(`select event from app_rows_${n}`)).rows).toEqual([]);
+    drop = false;
+    expect((await receiver.receive(delivery("evt_6", "message.failed"))).code).toBe("accepted");
+    expect((await pool.query(`select event from app_rows_${n}`)).rows).toEqual([{ event: "evt_6" }]);
+  });
+});
+
+describe("with order, a holder whose lease ran out, on PostgreSQL, while another holder took the delivery", () => {
   it("never commits: the other holder's run is the one that counts", async () => {
     const warnings: unknown[] = [];
     const n = tables++;
@@ -160,6 +223,7 @@ describe("a holder whose lease ran out, on PostgreSQL, while another holder took
       transactions: pgTransactions(pool),
       leaseMs: 500,
       handlerTimeoutMs: 499,
+      order: messageStatusOrder,
       logger: { error() {}, warn: (entry: unknown) => warnings.push(entry) },
     });
     receiver.on("message.failed", async (event, ctx) => {

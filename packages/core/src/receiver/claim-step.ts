@@ -9,11 +9,18 @@ import { isAnswer, type ReceiverParts, type Step } from "./pipeline";
 const OBJECT_BUSY = { headers: { "retry-after": "2" } };
 const STORE_FULL = "Too many deliveries in flight or recently handled to remember another; retry later.";
 
-/** A claim granted: its token, and (with `order`) where the event stands in its object's history. */
+/**
+ * A claim granted: its token, and (with `order`) where the event stands in its object's history. With `transactions`
+ * and no position, the claim is left to the delivery's transaction (`inTransaction`): taken there as its first
+ * statement, it is the done mark too, so it commits or rolls back with the handlers' writes.
+ */
 export interface Claimed {
   token: string;
   order: ObjectPosition | undefined;
+  inTransaction?: true;
 }
+
+const LEFT_TO_TRANSACTION: Claimed = { token: "", order: undefined, inTransaction: true };
 
 /**
  * Claims the delivery (and, with `order`, its object) in one store round trip: the claim, or the answer to a delivery
@@ -27,6 +34,7 @@ export function claimDelivery(
 ): Step<Claimed> {
   const order = positionIn(parts, event, dedupScope);
   if (order !== undefined && isAnswer(order)) return order;
+  if (order === undefined && parts.options.transactions) return LEFT_TO_TRANSACTION;
   const { store, leaseMs, order: ordering, doneTtlMs } = parts.options;
   const granted = (claim: OrderedClaimResult) =>
     claim.state === "claimed" ? { token: claim.token, order } : unclaimedAnswer(claim.state);
@@ -60,7 +68,7 @@ function positionIn(
 }
 
 /** The answer to a delivery whose claim was not granted: done before, held by another request, stale, or busy. */
-function unclaimedAnswer(state: "done" | "in-flight" | "stale" | "busy"): ReceiveResult {
+export function unclaimedAnswer(state: "done" | "in-flight" | "stale" | "busy"): ReceiveResult {
   if (state === "done") return DUPLICATE;
   if (state === "stale") return STALE;
   return state === "busy"

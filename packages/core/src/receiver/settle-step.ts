@@ -52,7 +52,8 @@ export function settleClaim(
   return settleWithin(settling, settle, leaseMs / 2).then(settled, storeFailed);
 }
 
-function answerFor({ reporter }: ReceiverParts, failures: unknown[], event: unknown, context: DeliveryContext) {
+/** 200, or the handlers' failures reported and answered 500. */
+export function answerFor({ reporter }: ReceiverParts, failures: unknown[], event: unknown, context: DeliveryContext) {
   if (failures.length === 0) return ACCEPTED;
   for (const failure of failures) reporter.report(failure, { code: "handler_failed", event, context });
   return errorResult("handler_failed", HANDLER_FAILED);

@@ -92,6 +92,13 @@ export interface TransactionalStore extends DeliveryStore {
     order?: ObjectPosition,
   ): Promise<boolean>;
   /**
+   * In the transaction, as its first statement: claims the key by marking it done for `ttlMs`, unless it is done
+   * already (`"done"`) or held, by a claim or by another open transaction (`"in-flight"`, answered at once: nothing
+   * waits on the other). Held until the transaction ends, the mark needs no lease: a commit keeps it, a rollback (or
+   * the connection dropping with the process) removes it.
+   */
+  claimWithin(statements: TransactionStatements, key: string, ttlMs: number): Promise<"claimed" | "done" | "in-flight">;
+  /**
    * In the transaction: marks a key nobody claimed done for `ttlMs` (a worker's inbox row), unless it is done or held
    * already: then false. Taken first in the transaction, the row also makes a second run of the same job wait for the
    * first to commit or roll back.
@@ -104,6 +111,7 @@ export function requireTransactionalStore(store: DeliveryStore | undefined, who:
   const joinable = store as Partial<TransactionalStore> | undefined;
   if (
     typeof joinable?.completeWithin === "function" &&
+    typeof joinable.claimWithin === "function" &&
     typeof joinable.enterWithin === "function" &&
     typeof joinable.setup === "function"
   ) {
@@ -130,6 +138,11 @@ export function checkTransactions<Tx>(transactions: Transactions<Tx>, who: strin
 /** Thrown inside a delivery's transaction when a handler failed, to roll it back; carries what the handlers threw. */
 export class HandlersFailed {
   constructor(readonly failures: unknown[]) {}
+}
+
+/** Thrown inside a delivery's transaction when its claim there was not granted, to roll it back. */
+export class NotClaimed {
+  constructor(readonly state: "done" | "in-flight") {}
 }
 
 /** Thrown inside a delivery's transaction when its done mark was refused (the lease lapsed), to roll it back. */
