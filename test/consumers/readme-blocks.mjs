@@ -78,9 +78,11 @@ function fencesOf(markdown) {
 
 /**
  * Every complete TypeScript block of every tracked Markdown file, as `{ readme, line, file, code, installs,
- * skipLibCheck }`: `installs` is what the block needs installed, read from the file's install lines (empty when it
- * has none), and `skipLibCheck` whether the file tells the reader to set it. Throws when a block imports a package
- * that its file's install lines leave out: an example must run after its own `npm i`.
+ * skipLibCheck, prismaSchema }`: `installs` is what the block needs installed, read from the file's install lines
+ * (empty when it has none), `skipLibCheck` whether the file tells the reader to set it, and `prismaSchema` the file's
+ * last ` ```prisma ` block before it where its installs include `prisma` (its client is generated from that schema,
+ * as `prisma/schema.prisma`). Throws when a block imports a package that its file's install lines leave out: an
+ * example must run after its own `npm i`.
  */
 export function readmeBlocks(root) {
   const listed = spawnSync("git", ["ls-files", "*.md"], { cwd: root, encoding: "utf8" });
@@ -101,13 +103,16 @@ export function readmeBlocks(root) {
       if (!TYPESCRIPT.has(fence.lang) || fence.flags.includes("fragment")) continue;
       const file = `${readme.replace(/[^A-Za-z0-9]+/g, "_")}_line${fence.line}.mts`;
       const imported = importedPackages(fence.code);
+      const installs = installsFor(imported, lines);
+      const schema = fences.filter((other) => other.lang === "prisma" && other.line < fence.line).at(-1);
       blocks.push({
         readme,
         line: fence.line,
         file,
         code: fence.code,
-        installs: installsFor(imported, lines),
+        installs,
         skipLibCheck,
+        ...(schema && installs.includes("prisma") && { prismaSchema: schema.code }),
       });
       if (installed.size === 0) continue;
       const missing = imported.filter((name) => !installed.has(name));

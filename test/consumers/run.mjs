@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureNodeBinaries, NODE_ALIASES, nodeBinary } from "../runtimes/lib/node-binaries.mjs";
+import { PRISMA_OFFLINE_ENV, prismaGenerate } from "../support/prisma-generate.mjs";
 import { docExamples, locateInSources } from "./doc-examples.mjs";
 import { importedPackages, readmeBlocks } from "./readme-blocks.mjs";
 
@@ -63,10 +64,14 @@ const FIXTURES = [
   { name: "readme-blocks", blocks: true },
 ];
 
-/** npm scripts put npm_* settings (prefix, workspace...) in the environment: keep them from the nested npm. */
+/**
+ * npm scripts put npm_* settings (prefix, workspace...) in the environment: keep them from the nested npm. Prisma's
+ * install and `prisma generate` fetch no engine (test/support/prisma-generate.mjs).
+ */
 function cleanNpmEnv() {
   const keep = new Set(["npm_config_registry", "npm_config_cache", "npm_config_userconfig", "npm_config_globalconfig"]);
-  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) || keep.has(key)));
+  const env = Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) || keep.has(key));
+  return { ...Object.fromEntries(env), ...PRISMA_OFFLINE_ENV };
 }
 
 function run(command, args, cwd, what) {
@@ -206,7 +211,7 @@ function install(project, tarballs, peerNames) {
 async function typeCheckPerReadme(project, blocks, tarballs) {
   const groups = new Map();
   for (const block of blocks.filter(isolated)) {
-    const key = `${block.installs.join(" ")}${block.skipLibCheck ? " (skipLibCheck)" : ""}`;
+    const key = `${block.installs.join(" ")}${block.skipLibCheck ? " (skipLibCheck)" : ""}${block.prismaSchema ?? ""}`;
     groups.set(key, [...(groups.get(key) ?? []), block]);
   }
   const base = JSON.parse(readFileSync(join(HERE, "readme-blocks", "tsconfig.json"), "utf8")).compilerOptions;
@@ -230,6 +235,12 @@ async function typeCheckPerReadme(project, blocks, tarballs) {
     writeFileSync(join(dir, "tsconfig.json"), `${JSON.stringify(tsconfig, null, 2)}\n`);
     for (const block of group) writeFileSync(join(dir, block.file), block.code);
     await runAsync("npm", ["install", ...NPM_INSTALL_FLAGS], dir, `npm install of ${installs.join(" ")} (${where})`);
+    // The block imports the client that `prisma generate` writes from its README's schema.
+    if (group[0].prismaSchema) {
+      mkdirSync(join(dir, "prisma"));
+      writeFileSync(join(dir, "prisma", "schema.prisma"), group[0].prismaSchema);
+      prismaGenerate(join(dir, "prisma", "schema.prisma"), dir);
+    }
     for (const { name, tsc } of COMPILERS) {
       const compiler = tsc.startsWith("node_modules") ? join(project, tsc) : tsc;
       await runAsync(

@@ -121,12 +121,18 @@ describe.each([
     return { store, receiver, table, rows };
   }
 
-  it("commits both", async () => {
+  it("commits both; a rerun of the committed delivery does not run the handler", async () => {
     const { store, receiver, table, rows } = await setup();
-    receiver.on("message.failed", (event, ctx) => builder.write(ctx.transaction, table, event.id ?? ""));
+    let runs = 0;
+    receiver.on("message.failed", (event, ctx) => {
+      runs++;
+      return builder.write(ctx.transaction, table, event.id ?? "");
+    });
     expect((await receiver.receive(delivery("evt_commit"))).code).toBe("accepted");
     expect(await rows()).toEqual([{ event_id: "evt_commit" }]);
     expect(await store.claim("event:evt_commit", 10_000)).toEqual({ state: "done" });
+    expect((await receiver.receive(delivery("evt_commit"))).code).toBe("duplicate");
+    expect(runs).toBe(1);
   });
 
   it("rolls both back when the handler throws after its write", async () => {
