@@ -93,6 +93,8 @@ export class PostgresStore implements TransactionalStore {
   readonly #sql: ReturnType<typeof statements>;
   readonly #purgeEvery: number;
   #ready: Promise<void> | undefined;
+  /** Once the schema is there, the steps go straight to their statement instead of awaiting `#ready` each time. */
+  #isSetUp = false;
   #claims = 0;
 
   constructor(options: PostgresStoreOptions) {
@@ -111,10 +113,15 @@ export class PostgresStore implements TransactionalStore {
 
   /** Creates the tables and the function if they are missing. Called before the first step; call it at start-up to fail early. */
   setup(): Promise<void> {
-    this.#ready ??= this.#createSchema().catch((error: unknown) => {
-      this.#ready = undefined; // the next call tries again: the database may just have been down
-      throw error;
-    });
+    this.#ready ??= this.#createSchema().then(
+      () => {
+        this.#isSetUp = true;
+      },
+      (error: unknown) => {
+        this.#ready = undefined; // the next call tries again: the database may just have been down
+        throw error;
+      },
+    );
     return this.#ready;
   }
 
@@ -173,7 +180,7 @@ export class PostgresStore implements TransactionalStore {
     ttlMs: number,
     order?: ObjectPosition,
   ): Promise<boolean> {
-    await (this.#ready ?? this.setup());
+    if (!this.#isSetUp) await this.setup();
     const [row] =
       order === undefined
         ? await statements.query(this.#sql.completeWithin, [textKey(key), token, ttlMs])
@@ -196,14 +203,14 @@ export class PostgresStore implements TransactionalStore {
     key: string,
     ttlMs: number,
   ): Promise<"claimed" | "done" | "in-flight"> {
-    await (this.#ready ?? this.setup());
+    if (!this.#isSetUp) await this.setup();
     const [row] = await statements.query(this.#sql.claimWithin, [textKey(key), ttlMs]);
     return row?.state === "claimed" || row?.state === "done" ? row.state : "in-flight";
   }
 
   /** Inside a worker's transaction: the job's inbox row, unless the key is done (or held) already. One statement. */
   async enterWithin(statements: TransactionStatements, key: string, ttlMs: number): Promise<boolean> {
-    await (this.#ready ?? this.setup());
+    if (!this.#isSetUp) await this.setup();
     const [row] = await statements.query(this.#sql.enterWithin, [textKey(key), ttlMs]);
     return row?.n === 1;
   }
@@ -221,12 +228,12 @@ export class PostgresStore implements TransactionalStore {
   }
 
   async #query(text: string, params: unknown[]): Promise<Record<string, unknown>[]> {
-    await (this.#ready ?? this.setup());
+    if (!this.#isSetUp) await this.setup();
     return (await this.#client.query(text, params)).rows;
   }
 
   async #count(text: string, params: unknown[]): Promise<number> {
-    await (this.#ready ?? this.setup());
+    if (!this.#isSetUp) await this.setup();
     const result = await this.#client.query(text, params);
     return result.rowCount ?? result.affectedRows ?? 0;
   }

@@ -87,7 +87,20 @@ export interface PgTransactionClient {
   query(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
   release(destroy?: boolean | Error): void;
   on?(event: "error", listener: (error: Error) => void): unknown;
-  off?(event: "error", listener: (error: Error) => void): unknown;
+}
+
+const hearing = new WeakSet<PgTransactionClient>();
+const ignore = () => {};
+
+/**
+ * A checked-out client's connection error (the server ending its session) is emitted on the client, and unheard it
+ * would end the process. Heard once per client, for its life: the statement in flight rejects with the error anyway,
+ * the ROLLBACK then fails, and the client is destroyed rather than put back.
+ */
+function hearConnectionErrors(client: PgTransactionClient): void {
+  if (hearing.has(client) || !client.on) return;
+  hearing.add(client);
+  client.on("error", ignore);
 }
 
 /**
@@ -134,13 +147,8 @@ export function pgTransactions<Client extends PgTransactionClient>(pool: PgPoolL
   return {
     async run(work) {
       const client = await pool.connect();
+      hearConnectionErrors(client);
       let broken: unknown;
-      // A checked-out client's connection error (the server ending the session) is emitted on the client, and would
-      // end the process unheard; the statement in flight rejects with it anyway, and the client is not put back.
-      const lost = (error: Error) => {
-        broken = error;
-      };
-      client.on?.("error", lost);
       try {
         await client.query("BEGIN");
         const result = await work(client, { query: async (text, params) => (await client.query(text, params)).rows });
@@ -154,7 +162,6 @@ export function pgTransactions<Client extends PgTransactionClient>(pool: PgPoolL
         }
         throw error;
       } finally {
-        client.off?.("error", lost);
         client.release(broken instanceof Error ? broken : broken !== undefined);
       }
     },

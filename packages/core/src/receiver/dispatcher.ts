@@ -90,15 +90,18 @@ export class Dispatcher<Events extends EventMap, Context extends Pick<DeliveryIn
       const typedCount = typed?.length ?? 0;
       handlers = handlers.map((handler, index) => timedHandler(handler, index < typedCount ? context.type : "*", runs));
     }
-    for (const handler of handlers) {
+    // An indexed loop and no Promise.all for one pending handler: this runs once per delivery, on the hot path.
+    for (let index = 0; index < handlers.length; index++) {
       try {
-        const returned = handler(event, context);
+        const returned = (handlers[index] as Handler<unknown, Context>)(event, context);
         if (isPromiseLike(returned)) pending.push(returned.then(undefined, (error) => failures.push(error)));
       } catch (error) {
         failures.push(error);
       }
     }
-    return pending.length === 0 ? failures : Promise.all(pending).then(() => failures);
+    if (pending.length === 0) return failures;
+    const settled = () => failures;
+    return pending.length === 1 ? Promise.resolve(pending[0]).then(settled) : Promise.all(pending).then(settled);
   }
 }
 
