@@ -86,6 +86,7 @@ export function transactionsOf<Tx>(hook: TransactionHook<Tx>): Transactions<Tx> 
 export interface PgTransactionClient {
   query(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
   release(destroy?: boolean | Error): void;
+  /** node-postgres emits a connection's errors on its client: heard here, so that none ends the process. */
   on?(event: "error", listener: (error: Error) => void): unknown;
 }
 
