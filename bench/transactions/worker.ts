@@ -51,13 +51,11 @@ ours.onAny(async (event, ctx) => {
 });
 await ours.ready;
 
-// The options createWorker passes (the job's metadata included: what a deferred job's copy is sent with), and
-// per-job results as it returns them.
+// The options createWorker passes, and per-job results as it returns them.
 const options = {
   batchSize: Number(concurrency),
   perJobResults: true,
   burstWhenBatchFull: true,
-  includeMetadata: true,
   pollingIntervalSeconds: POLLING_INTERVAL_SECONDS,
 } as const;
 await boss.createQueue(bareQueue);

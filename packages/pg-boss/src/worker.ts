@@ -7,7 +7,7 @@ import {
   type SharedWorkerOptions,
   type WorkerContext,
 } from "@tidings/core/dispatch";
-import type { JobResult, JobWithMetadata, PgBoss, SendOptions, WorkOptions } from "pg-boss";
+import type { Job, JobResult, JobWithMetadata, PgBoss, SendOptions, WorkOptions } from "pg-boss";
 import { QUEUE_DEFAULTS } from "./defaults";
 import { jobIdFor } from "./job-id";
 
@@ -57,7 +57,7 @@ export type PgBossWorkOptions = Omit<
  * await startWorkers(boss).ready;
  * ```
  */
-export type WorkerBoss = Pick<PgBoss, "createQueue" | "work" | "offWork" | "send">;
+export type WorkerBoss = Pick<PgBoss, "createQueue" | "work" | "offWork" | "send" | "getJobById">;
 
 /**
  * pg-boss's side of a worker: the PgBoss it polls with, the queue, and the id `boss.work()` gave it.
@@ -174,19 +174,21 @@ export class DeliveryWorker<
       batchSize: concurrency,
       perJobResults: true,
       burstWhenBatchFull: true,
-      // A deferred job's copy carries the settings enqueueTo gave the job: retries, expiry, retention.
-      includeMetadata: true,
     } as const;
     // retryCount goes up each time the job is claimed again, a rerun after its worker died included.
-    const settle = async (job: JobWithMetadata<unknown>): Promise<JobResult> => {
+    const settle = async (job: Job<unknown>): Promise<JobResult> => {
       try {
         const result = await this.run(job.data, { id: job.id, attempt: job.retryCount + 1 });
         if (result === "deferred") {
           // pg-boss has no retry that leaves the count alone: the job goes back as a copy that starts later, under an
           // id derived from this one (a rerun of this job re-sends nothing), and this one completes.
+          // The copy carries the settings enqueueTo gave the job (retries, expiry, retention): read from its row only
+          // here, as deferring is rare, rather than fetched with every job.
+          const stored = await boss.getJobById(queue, job.id);
+          if (!stored) throw new Error(`pg-boss has no job ${job.id} in ${queue} to defer`);
           const startAfter = Math.ceil(this.deferMs / 1000);
           await boss.send(queue, job.data as object, {
-            ...settingsOf(job),
+            ...settingsOf(stored),
             id: jobIdFor(`deferred:${job.id}`),
             startAfter,
           });
@@ -198,7 +200,7 @@ export class DeliveryWorker<
     };
     const workId = boss
       .createQueue(queue)
-      .then(() => boss.work(queue, workOptions, (jobs: JobWithMetadata<unknown>[]) => Promise.all(jobs.map(settle))));
+      .then(() => boss.work(queue, workOptions, (jobs: Job<unknown>[]) => Promise.all(jobs.map(settle))));
     let id: string | undefined;
     this.engineWorker = {
       boss,
