@@ -188,6 +188,55 @@ describe("a claim taken in the delivery's transaction, on PostgreSQL", () => {
     expect(runs).toBe(1);
   });
 
+  it("past handlerTimeoutMs: 503, the key held while the handler runs on, then done once it commits", async () => {
+    const n = tables++;
+    const store = new PostgresStore({ client: pool, table: `tx_${n}` });
+    await pool.query(`create table app_rows_${n} (event text)`);
+    const receiver = createReceiver({
+      secret: SECRET,
+      store,
+      transactions: pgTransactions(pool),
+      // Long enough for the retry's own BEGIN and claim on a loaded machine: only the first run is held past it.
+      handlerTimeoutMs: 2000,
+      logger: { error() {}, warn() {} },
+    });
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let timedOut: () => void = () => {};
+    const answered = new Promise<void>((resolve) => {
+      timedOut = resolve;
+    });
+    let runs = 0;
+    receiver.on("message.failed", async (event, ctx) => {
+      runs++;
+      await ctx.transaction.query(`insert into app_rows_${n} values ($1)`, [event.id ?? ""]);
+      await held;
+    });
+    receiver.onOutcome((outcome) => {
+      if (outcome.code === "handler_timeout") setImmediate(timedOut);
+    });
+    expect(await receiver.receive(delivery("evt_7", "message.failed"))).toMatchObject({
+      code: "handler_timeout",
+      status: 503,
+    });
+    try {
+      // The sender's retry while the first run is still in its transaction: neither waits for it nor runs again.
+      expect((await receiver.receive(delivery("evt_7", "message.failed"))).code).toBe("delivery_in_progress");
+    } finally {
+      release();
+    }
+    await answered;
+    const retried = async () => {
+      const answer = await receiver.receive(delivery("evt_7", "message.failed"));
+      return answer.code === "duplicate" ? answer : undefined;
+    };
+    await until(retried, "the late commit to mark the key done");
+    expect(runs).toBe(1);
+    expect((await pool.query(`select event from app_rows_${n}`)).rows).toEqual([{ event: "evt_7" }]);
+  });
+
   it("is let go when the transaction's connection drops mid-handler: nothing committed, the retry runs", async () => {
     const n = tables++;
     const store = new PostgresStore({ client: pool, table: `tx_${n}` });
