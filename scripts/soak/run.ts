@@ -93,6 +93,8 @@ async function soak(engine: EngineName): Promise<SoakRun> {
     log: false,
     chaos: CHAOS,
     retry: RETRY,
+    // Every key of the run remembered, the messages' and the follow-ups': a rerun late in a long run still replays.
+    idempotencyKeys: 4 * SETTINGS.deliveries,
   });
   if (followUps) followUps.emulatorUrl = emulator.url;
   const random = seededRandom(CHAOS.seed);

@@ -193,6 +193,39 @@ describe("emulator API: POST /v3/messages", () => {
       expect(receiver.events.slice(before).every((event) => event.data.id === id)).toBe(true);
     });
 
+    it("remembers at most idempotencyKeys keys, forgetting the oldest first; refuses a count below 1", async () => {
+      const small = await startEmulator({ webhookUrl: receiver.url, secret: SECRET, log: false, idempotencyKeys: 2 });
+      try {
+        const send = async (key: string) => {
+          const response = await fetch(`${small.url}/v3/messages`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${KEY}`, "idempotency-key": key },
+            body: new URLSearchParams(valid),
+          });
+          return {
+            replayed: response.headers.get("idempotent-replayed") === "true",
+            id: json(await response.text()).id,
+          };
+        };
+        const first = await send("k1");
+        await send("k2");
+        expect(await send("k2")).toMatchObject({ replayed: true });
+        await send("k3");
+        // k1 was the oldest of three: forgotten, so the same write under it is a new message.
+        const again = await send("k1");
+        expect(again.replayed).toBe(false);
+        expect(again.id).not.toBe(first.id);
+        expect(await send("k3")).toMatchObject({ replayed: true });
+      } finally {
+        await small.close();
+      }
+      for (const idempotencyKeys of [0, 1.5, -1]) {
+        await expect(startEmulator({ webhookUrl: receiver.url, secret: SECRET, idempotencyKeys })).rejects.toThrow(
+          /idempotencyKeys must be a whole number ≥ 1/,
+        );
+      }
+    });
+
     it("answers 400 to an empty or overlong key", async () => {
       for (const key of ["", "x".repeat(256), "has space"]) {
         const { response, text } = await create(valid, { authorization: `Bearer ${KEY}`, "idempotency-key": key });

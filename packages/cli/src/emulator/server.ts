@@ -5,7 +5,7 @@ import { createDeliverer } from "./deliverer";
 import { type Listening, serveFetch } from "./http";
 import { IdempotencyStore } from "./idempotency";
 import { Journal } from "./journal";
-import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY, type RetryPolicy } from "./rules";
+import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_RETRY, IDEMPOTENCY_MAX_KEYS, type RetryPolicy } from "./rules";
 
 /**
  * Where the emulator delivers, with which secret, and how it behaves: retries, chaos, the dashboard.
@@ -44,6 +44,11 @@ export interface EmulatorOptions {
   chaos?: Partial<ChaosSettings>;
   /** Serve the dashboard on its own address (`true`: a free port on `host`). Default: off. */
   dashboard?: boolean | { port?: number; host?: string };
+  /**
+   * How many Idempotency-Keys are remembered at most (for 24 hours each; the oldest are forgotten first past this).
+   * Default 10,000: raise it for a run that writes more, or a late retry of an early write is taken as a new one.
+   */
+  idempotencyKeys?: number;
 }
 
 /**
@@ -79,6 +84,7 @@ function checkOptions(options: EmulatorOptions): {
   retry: RetryPolicy;
   attemptTimeoutMs: number;
   chaos: ChaosSettings;
+  idempotencyKeys: number;
 } {
   const url = URL.canParse(options.webhookUrl) ? new URL(options.webhookUrl) : undefined;
   if (url?.protocol !== "http:" && url?.protocol !== "https:") {
@@ -100,7 +106,11 @@ function checkOptions(options: EmulatorOptions): {
   if (!Number.isSafeInteger(attemptTimeoutMs) || attemptTimeoutMs < 1) {
     throw new TypeError("attemptTimeoutMs must be a whole number ≥ 1");
   }
-  return { retry, attemptTimeoutMs, chaos: chaosSettings(options.chaos) };
+  const idempotencyKeys = options.idempotencyKeys ?? IDEMPOTENCY_MAX_KEYS;
+  if (!Number.isSafeInteger(idempotencyKeys) || idempotencyKeys < 1) {
+    throw new TypeError("idempotencyKeys must be a whole number ≥ 1");
+  }
+  return { retry, attemptTimeoutMs, chaos: chaosSettings(options.chaos), idempotencyKeys };
 }
 
 /**
@@ -121,7 +131,7 @@ function checkOptions(options: EmulatorOptions): {
  * ```
  */
 export async function startEmulator(options: EmulatorOptions): Promise<Emulator> {
-  const { retry, attemptTimeoutMs, chaos } = checkOptions(options);
+  const { retry, attemptTimeoutMs, chaos, idempotencyKeys } = checkOptions(options);
   const log = options.log === false ? () => {} : (options.log ?? console.log);
   const host = options.host ?? "127.0.0.1";
   const journal = new Journal();
@@ -135,7 +145,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<Emulator>
     log,
   });
   const app = createApp({
-    idempotency: new IdempotencyStore(),
+    idempotency: new IdempotencyStore({ maxKeys: idempotencyKeys }),
     onAccepted: (message) => deliverer.deliver(message),
     log,
   });
