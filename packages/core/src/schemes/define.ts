@@ -1,11 +1,10 @@
-import { matchWithNodeCrypto } from "../crypto/node-crypto";
+import { findNodeCrypto, matchWithNodeCrypto, requireNodeCrypto } from "../crypto/node-crypto";
 import { hmacSecretKind, UTF8_SECRET } from "../crypto/secret-kind";
 import type { HeaderSource } from "../http/headers";
 import { requirePayloadBytes } from "../verification/payload";
 import { normalizeSecrets, type Secret } from "../verification/secrets";
-import { type SignedDelivery, toVerifyResult } from "../verification/signed-delivery";
+import { requireResultInWindow, type SignedDelivery, toVerifyResult } from "../verification/signed-delivery";
 import { resolveTolerance, type VerifyOptions } from "../verification/tolerance";
-import { matchSignatureSync } from "../verification/verify";
 import { matchSignature } from "../verification/verify-async";
 import type { Scheme } from "./scheme";
 
@@ -104,7 +103,13 @@ export function defineScheme(parts: SchemeParts): Scheme {
     verify(payload, headers, secret, options) {
       try {
         const delivery = read(scheme, payload, headers, secret, options);
-        return toVerifyResult(matchSignatureSync(delivery, options, "verify", matchWithNodeCrypto));
+        // The message is built only where node:crypto is missing, not on every call.
+        const crypto = findNodeCrypto() ?? requireNodeCrypto("verify", "verifyAsync");
+        return requireResultInWindow(
+          delivery,
+          matchWithNodeCrypto(crypto, delivery.content, delivery.secrets),
+          options,
+        );
       } catch (error) {
         return refuseUnusableSecret(scheme, secret, error);
       }

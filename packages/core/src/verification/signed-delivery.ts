@@ -113,6 +113,16 @@ export function requireMatchInWindow(
   match: SignatureMatch | undefined,
   options: VerifyOptions | undefined,
 ): VerifiedDelivery {
+  const { timestamp, secretIndex } = requireResultInWindow(delivery, match, options);
+  return { timestamp, secretIndex, signature: (match as SignatureMatch).signature };
+}
+
+/** The same for a caller that needs no signature (a standalone verify): a match's signature is never read. */
+export function requireResultInWindow(
+  delivery: SignedDelivery,
+  match: SignatureMatch | undefined,
+  options: VerifyOptions | undefined,
+): VerifyResult {
   if (match === undefined) {
     throw new WebhookVerificationError(
       "signature_mismatch",
@@ -121,11 +131,7 @@ export function requireMatchInWindow(
   }
   const { timestamp } = delivery;
   if (timestamp !== undefined) assertWithinTolerance(timestamp, delivery.toleranceSeconds, options);
-  return {
-    timestamp: timestamp ?? currentSeconds(options),
-    secretIndex: match.secretIndex,
-    signature: match.signature,
-  };
+  return { timestamp: timestamp ?? currentSeconds(options), secretIndex: match.secretIndex };
 }
 
 export function toVerifyResult({ timestamp, secretIndex }: VerifyResult): VerifyResult {
