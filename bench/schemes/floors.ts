@@ -1,6 +1,7 @@
 /**
  * A scheme's floor, derived from what its `read` returns for the delivery: the least any verifier must do once the
- * header's (or body's) parts are handed over ready-made. The signed bytes are `content.prefix` + `content.payload`;
+ * header's (or body's) parts are handed over ready-made. The signed bytes are `content.prefix` + `content.payload` (+
+ * `content.suffix`, where the sender signs something after the body);
  * the key is made once, before counting (as Tidings caches its keys); the signature is decoded from its text
  * (`content.encoding`) on every verification, then compared. Content with matchers of its own is probed once, here,
  * for what its signatures are, and the floor is that primitive; only where no probe finds it is the floor the
@@ -38,17 +39,17 @@ function bodyDigestOf(content: SignedContent & Extra): { body: Uint8Array; expec
 function hmacFloor(content: SignedContent & Extra, keyBytes: Uint8Array): Floor | undefined {
   const encoding = content.encoding ?? "hex";
   const key = crypto.createSecretKey(keyBytes);
+  // The signed bytes read at each run, as forced work (a signed form) rebuilds them; a suffix where the sender signs one.
+  const macOf = (algorithm: string) => {
+    const mac = crypto.createHmac(algorithm, key).update(content.prefix).update(content.payload);
+    return (content.suffix ? mac.update(content.suffix) : mac).digest();
+  };
   for (const algorithm of ALGORITHMS) {
-    const mac = crypto.createHmac(algorithm, key).update(content.prefix).update(content.payload).digest();
+    const mac = macOf(algorithm);
     const signature = content.signatures.find((text) => Buffer.from(text, encoding).equals(mac));
     if (signature === undefined) continue;
     const kind = `HMAC-${algorithm.toUpperCase()}, ${encoding}`;
-    // The signed bytes read at each run: forced work (a signed form) rebuilds them.
-    const mac1 = () =>
-      crypto.timingSafeEqual(
-        crypto.createHmac(algorithm, key).update(content.prefix).update(content.payload).digest(),
-        Buffer.from(signature, encoding),
-      );
+    const mac1 = () => crypto.timingSafeEqual(macOf(algorithm), Buffer.from(signature, encoding));
     const digest = bodyDigestOf(content);
     if (!digest) return { kind, run: mac1 };
     const { body, expected } = digest;
@@ -69,7 +70,8 @@ const signaturesOf = (content: SignedContent): string[] =>
 /** ed25519, or ECDSA P-256 (its signature DER or r ‖ s), over the signed bytes with the delivery's public key. */
 function publicKeyFloor(content: SignedContent, key: crypto.KeyObject): Floor | undefined {
   const encoding = content.encoding ?? "hex";
-  const data = () => Buffer.concat([Buffer.from(content.prefix), content.payload]);
+  const data = () =>
+    Buffer.concat([Buffer.from(content.prefix), content.payload, ...(content.suffix ? [Buffer.from(content.suffix)] : [])]);
   const ed = key.asymmetricKeyType === "ed25519";
   const hash = ed ? null : "sha256";
   for (const dsaEncoding of ed ? (["der"] as const) : (["der", "ieee-p1363"] as const)) {

@@ -61,13 +61,13 @@ export function forcedWork(delivery: SchemeDelivery, content: SignedContent): Fo
   const distinct = FORM_SIGNERS[scheme.name];
   if (shape === "form" && distinct !== undefined) {
     // The signed text around the form's string (the URL before it; Plivo's `.<nonce>` after it), as read made it.
-    const signed = content.prefix + Buffer.from(content.payload).toString();
+    const signed = content.prefix + Buffer.from(content.payload).toString() + (content.suffix ?? "");
     const form = sortedForm(payload, distinct);
     const at = signed.indexOf(form);
     if (form === "" || at === -1)
       throw new Error(`${delivery.label}: the form's sorted fields are not in its signed bytes`);
     const [head, tail] = [signed.slice(0, at), signed.slice(at + form.length)];
-    const built: SignedContent = { ...content, prefix: signed, payload: EMPTY };
+    const built: SignedContent = { ...content, prefix: signed, payload: EMPTY, suffix: undefined };
     return {
       kind: "the form parsed and sorted",
       content: built,

@@ -27,11 +27,13 @@ function importKey(secret: string, format: SecretFormat | undefined): Promise<Cr
   return key;
 }
 
-export function signedBytes(prefix: string, payload: Uint8Array): Uint8Array<ArrayBuffer> {
+export function signedBytes(prefix: string, payload: Uint8Array, suffix = ""): Uint8Array<ArrayBuffer> {
   const head = encoder.encode(prefix);
-  const bytes = new Uint8Array(head.length + payload.length);
+  const tail = encoder.encode(suffix);
+  const bytes = new Uint8Array(head.length + payload.length + tail.length);
   bytes.set(head);
   bytes.set(payload, head.length);
+  bytes.set(tail, head.length + payload.length);
   return bytes;
 }
 
@@ -48,7 +50,7 @@ export async function matchHmacWithWebCrypto(
   secrets: readonly string[],
 ): Promise<SignatureMatch | undefined> {
   const candidates = content.signatures.map(content.encoding ? base64ToBytes : hexToBytes);
-  const data = signedBytes(content.prefix, content.payload);
+  const data = signedBytes(content.prefix, content.payload, content.suffix);
   for (let secretIndex = 0; secretIndex < secrets.length; secretIndex++) {
     const key = await importKey(secrets[secretIndex] as string, content.format);
     if (key === null) continue;

@@ -101,7 +101,8 @@ export const HUBSPOT: Scheme = /* @__PURE__ */ defineScheme({
     if (!isBase64Sha256(value)) throw noSignature(DISPLAY, "base64 HMAC-SHA256");
     const content = {
       prefix: method + hubspotUri(url),
-      payload: bodyThenTimestamp(payload, timestampText),
+      payload,
+      suffix: timestampText,
       signatures: [value],
       encoding: "base64" as const,
       label: "v3",
