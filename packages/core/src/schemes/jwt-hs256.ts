@@ -112,7 +112,8 @@ const JWT_MATCHERS: Matchers = {
   node(crypto, content, secrets) {
     const match = matchHmacWithNodeCrypto(crypto, content, secrets);
     const { body, bodyHash } = content as JwtContent;
-    return match && constantTimeEqual(crypto.createHash("sha256").update(body).digest(), bodyHash) ? match : undefined;
+    if (!match || bodyHash.length !== 32) return undefined;
+    return crypto.timingSafeEqual(crypto.createHash("sha256").update(body).digest(), bodyHash) ? match : undefined;
   },
   async web(content, secrets) {
     const match = await matchHmacWithWebCrypto(content, secrets);
