@@ -54,10 +54,8 @@ export function hmacWithNodeCrypto(
   return key ? hmac(crypto, key, prefix, payload) : undefined;
 }
 
-const hmac = (crypto: NodeCrypto, key: NonNullable<HmacKey>, prefix: string, payload: Uint8Array, suffix?: string) => {
-  const mac = crypto.createHmac("sha256", key).update(prefix).update(payload);
-  return (suffix ? mac.update(suffix) : mac).digest();
-};
+const hmac = (crypto: NodeCrypto, key: NonNullable<HmacKey>, prefix: string, payload: Uint8Array) =>
+  crypto.createHmac("sha256", key).update(prefix).update(payload).digest();
 
 export function matchWithNodeCrypto(
   crypto: NodeCrypto,
@@ -82,7 +80,7 @@ export function matchHmacWithNodeCrypto(
   const candidates = content.signatures.map((text) => Buffer.from(text, encoding));
   for (let secretIndex = 0; secretIndex < secrets.length; secretIndex++) {
     const key = keyFor(crypto, secrets[secretIndex] as string, content.format);
-    const expected = key && hmac(crypto, key, content.prefix, content.payload, content.suffix);
+    const expected = key && hmac(crypto, key, content.prefix, content.payload);
     for (let i = 0; expected && i < candidates.length; i++) {
       if (crypto.timingSafeEqual(expected, candidates[i] as Buffer)) {
         return { secretIndex, signature: content.signatures[i] as string };

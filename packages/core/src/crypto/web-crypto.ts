@@ -50,7 +50,7 @@ export async function matchHmacWithWebCrypto(
   secrets: readonly string[],
 ): Promise<SignatureMatch | undefined> {
   const candidates = content.signatures.map(content.encoding ? base64ToBytes : hexToBytes);
-  const data = signedBytes(content.prefix, content.payload, content.suffix);
+  const data = signedBytes(content.prefix, content.payload);
   for (let secretIndex = 0; secretIndex < secrets.length; secretIndex++) {
     const key = await importKey(secrets[secretIndex] as string, content.format);
     if (key === null) continue;

@@ -113,16 +113,6 @@ export function requireMatchInWindow(
   match: SignatureMatch | undefined,
   options: VerifyOptions | undefined,
 ): VerifiedDelivery {
-  const { timestamp, secretIndex } = requireResultInWindow(delivery, match, options);
-  return { timestamp, secretIndex, signature: (match as SignatureMatch).signature };
-}
-
-/** The same for a caller that needs no signature (a standalone verify): a match's signature is never read. */
-export function requireResultInWindow(
-  delivery: SignedDelivery,
-  match: SignatureMatch | undefined,
-  options: VerifyOptions | undefined,
-): VerifyResult {
   if (match === undefined) {
     throw new WebhookVerificationError(
       "signature_mismatch",
@@ -131,7 +121,11 @@ export function requireResultInWindow(
   }
   const { timestamp } = delivery;
   if (timestamp !== undefined) assertWithinTolerance(timestamp, delivery.toleranceSeconds, options);
-  return { timestamp: timestamp ?? currentSeconds(options), secretIndex: match.secretIndex };
+  return {
+    timestamp: timestamp ?? currentSeconds(options),
+    secretIndex: match.secretIndex,
+    signature: match.signature,
+  };
 }
 
 export function toVerifyResult({ timestamp, secretIndex }: VerifyResult): VerifyResult {
