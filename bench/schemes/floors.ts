@@ -70,8 +70,10 @@ const signaturesOf = (content: SignedContent): string[] =>
 /** ed25519, or ECDSA P-256 (its signature DER or r ‖ s), over the signed bytes with the delivery's public key. */
 function publicKeyFloor(content: SignedContent, key: crypto.KeyObject): Floor | undefined {
   const encoding = content.encoding ?? "hex";
-  const data = () =>
-    Buffer.concat([Buffer.from(content.prefix), content.payload, ...(content.suffix ? [Buffer.from(content.suffix)] : [])]);
+  const { suffix } = content;
+  const data = suffix
+    ? () => Buffer.concat([Buffer.from(content.prefix), content.payload, Buffer.from(suffix)])
+    : () => Buffer.concat([Buffer.from(content.prefix), content.payload]);
   const ed = key.asymmetricKeyType === "ed25519";
   const hash = ed ? null : "sha256";
   for (const dsaEncoding of ed ? (["der"] as const) : (["der", "ieee-p1363"] as const)) {
