@@ -73,7 +73,7 @@ const runs: Record<SuiteName, () => Promise<Results>> = {
   },
   hostile: async () => ({ hostile: await runHostileSuite(options.quick, log) }),
   queue: async () => ({ queue: await runQueueSuite(options.queue, options.engines, log) }),
-  schemes: async () => ({ schemes: await runSchemesSuite({ quick: options.quick }, log) }),
+  schemes: async () => ({ schemes: await runSchemesSuite({ quick: options.quick, only: options.schemes }, log) }),
   secrets: async () => ({ secrets: await runSecretsSuite({ quick: options.quick }, log) }),
 };
 

@@ -79,6 +79,11 @@ export interface Options {
   frameworks: readonly string[];
   /** Queue engines the queue suite runs (`--engines=bullmq`); all by default. */
   engines: readonly string[];
+  /**
+   * Schemes the schemes suite runs (`--schemes=twilio,plivo`); the whole catalogue by default. A run of some prints its
+   * report (or writes `--out`): BENCHMARKS.md keeps every scheme's rows.
+   */
+  schemes: readonly string[] | undefined;
   /** Where the Markdown report goes; undefined: print it only. */
   out: string | undefined;
   verify: VerifySettings;
@@ -154,11 +159,11 @@ export function parseOptions(
   frameworkIds: readonly string[],
   engineIds: readonly string[],
 ): Options {
-  const known = /^--(quick|rerender|only=.+|frameworks=.+|engines=.+|rounds=.+|out=.+)$/;
+  const known = /^--(quick|rerender|only=.+|frameworks=.+|engines=.+|schemes=.+|rounds=.+|out=.+)$/;
   const unknown = args.filter((arg) => !known.test(arg));
   if (unknown.length > 0) {
     throw new Error(
-      `Unknown argument(s) ${unknown.join(" ")}; use --quick, --rerender, --only=${SUITES.join(",")}, --frameworks=${frameworkIds.join(",")}, --engines=${engineIds.join(",")}, --rounds=N, --out=FILE`,
+      `Unknown argument(s) ${unknown.join(" ")}; use --quick, --rerender, --only=${SUITES.join(",")}, --frameworks=${frameworkIds.join(",")}, --engines=${engineIds.join(",")}, --schemes=NAME,…, --rounds=N, --out=FILE`,
     );
   }
   const quick = args.includes("--quick");
@@ -169,13 +174,15 @@ export function parseOptions(
   const engines = value(args, "engines")?.split(",") ?? engineIds;
   for (const id of engines) if (!engineIds.includes(id)) throw new Error(`--engines: unknown engine ${id}`);
   const rounds = positiveInteger(value(args, "rounds"), "rounds");
-  const out = value(args, "out") ?? (quick ? undefined : defaultOut);
+  const schemes = value(args, "schemes")?.split(",");
+  const out = value(args, "out") ?? (quick || schemes ? undefined : defaultOut);
   return {
     quick,
     rerender: args.includes("--rerender"),
     suites: new Set(only as SuiteName[]),
     frameworks,
     engines,
+    schemes,
     out,
     verify: quick
       ? { rounds: rounds ?? 1, passes: 1, timeMs: 10, warmupMs: 2, sizes: SIZES }

@@ -7,7 +7,8 @@ import { serveCommands } from "../lib/children";
 import { casesOf, type SchemeCase, schemesNamed } from "./cases";
 import { freezeClock } from "./clock";
 
-export type SchemeSide = "tidings" | "floor" | "peer";
+/** `bare`: the floor without the work the format forces (floors.ts), where it has such work. */
+export type SchemeSide = "tidings" | "floor" | "bare" | "peer";
 
 /** What the runner learns of each case. */
 export interface PreparedCase {
@@ -18,12 +19,19 @@ export interface PreparedCase {
   /** The body's length: a body-signed sender's least body is longer than the smallest size. */
   bytes: number;
   peer?: string | undefined;
+  /** The floor does work the format forces: `bare` is counted too. */
+  bare?: boolean;
 }
 
 const runners = new Map<string, { run: () => unknown; async: boolean }>();
 
 function runnerOf(testCase: SchemeCase, side: SchemeSide): () => unknown {
   if (side === "floor") return testCase.floor.run;
+  if (side === "bare") {
+    const bare = testCase.floor.bare;
+    if (!bare) throw new Error(`no bare floor for ${testCase.scheme}`);
+    return bare;
+  }
   if (side === "tidings") return testCase.tidings;
   const peer = testCase.peer?.run;
   if (!peer) throw new Error(`no peer for ${testCase.scheme}`);
@@ -45,8 +53,9 @@ serveCommands({
     const cases = found ? await casesOf(found, size) : [];
     if (cases.length === 0) throw new Error(`${scheme}: no secret and body found that its sign and verify agree on`);
     for (const testCase of cases) {
-      for (const side of ["tidings", "floor", "peer"] as const) {
+      for (const side of ["tidings", "floor", "bare", "peer"] as const) {
         if (side === "peer" && !testCase.peer) continue;
+        if (side === "bare" && !testCase.floor.bare) continue;
         const run = runnerOf(testCase, side);
         const result = run();
         if (result instanceof Promise) await result;
@@ -60,6 +69,7 @@ serveCommands({
       shape: delivery.shape,
       bytes: delivery.payload.length,
       peer: peer?.name,
+      ...(floor.bare ? { bare: true } : {}),
     }));
   },
   async run({ scheme, side, amount }: { scheme: string; side: SchemeSide; amount: number }) {

@@ -1,19 +1,25 @@
 /**
  * A scheme's floor, derived from what its `read` returns for the delivery: the least any verifier must do once the
- * header's (or body's) parts are handed over ready-made. The signed bytes are `content.prefix` + `content.payload`;
+ * header's (or body's) parts are handed over ready-made. The signed bytes are `content.prefix` + `content.payload` (+
+ * `content.suffix`, where the sender signs something after the body);
  * the key is made once, before counting (as Tidings caches its keys); the signature is decoded from its text
  * (`content.encoding`) on every verification, then compared. Content with matchers of its own is probed once, here,
- * for what its signatures are, and the floor is that primitive alone; only where no probe finds it is the floor the
- * scheme's own matcher, and the row says so.
+ * for what its signatures are, and the floor is that primitive; only where no probe finds it is the floor the
+ * scheme's own matcher, and the row says so. Where the sender's format forces work on any verifier before the
+ * primitive (forced.ts: a JSON body holding the signature or the time, a signed form, a JWT), the floor does that work
+ * too, the cheapest correct way with Node's own APIs, and `bare` is the primitive alone.
  */
 import * as crypto from "node:crypto";
 import type { SignedContent } from "@tidings/core/schemes";
 import type { SchemeDelivery } from "./deliveries";
+import { forcedWork } from "./forced";
 
 export interface Floor {
   /** What the floor computes: `HMAC-SHA1, base64`, `ed25519`, `token compare`, `the scheme's matcher`. */
   kind: string;
   run: () => boolean;
+  /** Where the format forces work before the primitive: the primitive alone, as the floor was before that work. */
+  bare?: (() => boolean) | undefined;
 }
 
 const ALGORITHMS = ["sha256", "sha1", "sha512"] as const;
@@ -32,18 +38,18 @@ function bodyDigestOf(content: SignedContent & Extra): { body: Uint8Array; expec
 /** The HMAC floor, with the hash whose MAC of the signed bytes is one of the signatures. */
 function hmacFloor(content: SignedContent & Extra, keyBytes: Uint8Array): Floor | undefined {
   const encoding = content.encoding ?? "hex";
-  const { prefix, payload } = content;
   const key = crypto.createSecretKey(keyBytes);
+  // The signed bytes read at each run, as forced work (a signed form) rebuilds them; a suffix where the sender signs one.
+  const macOf = (algorithm: string) => {
+    const mac = crypto.createHmac(algorithm, key).update(content.prefix).update(content.payload);
+    return (content.suffix ? mac.update(content.suffix) : mac).digest();
+  };
   for (const algorithm of ALGORITHMS) {
-    const mac = crypto.createHmac(algorithm, key).update(prefix).update(payload).digest();
+    const mac = macOf(algorithm);
     const signature = content.signatures.find((text) => Buffer.from(text, encoding).equals(mac));
     if (signature === undefined) continue;
     const kind = `HMAC-${algorithm.toUpperCase()}, ${encoding}`;
-    const mac1 = () =>
-      crypto.timingSafeEqual(
-        crypto.createHmac(algorithm, key).update(prefix).update(payload).digest(),
-        Buffer.from(signature, encoding),
-      );
+    const mac1 = () => crypto.timingSafeEqual(macOf(algorithm), Buffer.from(signature, encoding));
     const digest = bodyDigestOf(content);
     if (!digest) return { kind, run: mac1 };
     const { body, expected } = digest;
@@ -64,7 +70,10 @@ const signaturesOf = (content: SignedContent): string[] =>
 /** ed25519, or ECDSA P-256 (its signature DER or r ‖ s), over the signed bytes with the delivery's public key. */
 function publicKeyFloor(content: SignedContent, key: crypto.KeyObject): Floor | undefined {
   const encoding = content.encoding ?? "hex";
-  const data = () => Buffer.concat([Buffer.from(content.prefix), content.payload]);
+  const { suffix } = content;
+  const data = suffix
+    ? () => Buffer.concat([Buffer.from(content.prefix), content.payload, Buffer.from(suffix)])
+    : () => Buffer.concat([Buffer.from(content.prefix), content.payload]);
   const ed = key.asymmetricKeyType === "ed25519";
   const hash = ed ? null : "sha256";
   for (const dsaEncoding of ed ? (["der"] as const) : (["der", "ieee-p1363"] as const)) {
@@ -98,9 +107,9 @@ function tokenFloor(content: SignedContent, keyBytes: Uint8Array): Floor | undef
   };
 }
 
-export function floorOf(delivery: SchemeDelivery): Floor {
-  const { scheme, payload, headers, secret, request, publicKey } = delivery;
-  const { content } = scheme.read(payload, headers, [secret], 300, request);
+/** The primitive's floor, as `read` hands over its parts. */
+function primitiveFloor(delivery: SchemeDelivery, content: SignedContent): Floor {
+  const { secret, publicKey } = delivery;
   const keyBytes = content.format?.keyBytes(secret);
   const floor =
     (publicKey && publicKeyFloor(content, publicKey)) ??
@@ -112,4 +121,20 @@ export function floorOf(delivery: SchemeDelivery): Floor {
     kind: "the scheme's matcher",
     run: () => matchers.node(crypto, content, [secret]) !== undefined,
   };
+}
+
+export function floorOf(delivery: SchemeDelivery): Floor {
+  const { scheme, payload, headers, secret, request } = delivery;
+  const { content } = scheme.read(payload, headers, [secret], 300, request);
+  const forced = forcedWork(delivery, content);
+  if (!forced) return primitiveFloor(delivery, content);
+  const floor = primitiveFloor(delivery, forced.content);
+  const bare = primitiveFloor(delivery, content);
+  const { work } = forced;
+  const run = () => {
+    work();
+    return floor.run();
+  };
+  if (!run()) throw new Error(`${delivery.label}: the floor's ${forced.kind} built other signed bytes than read's`);
+  return { kind: `${forced.kind} + ${floor.kind}`, run, bare: bare.run };
 }

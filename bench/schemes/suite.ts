@@ -27,6 +27,8 @@ export interface SchemeRow {
   tidings: number;
   floor: number;
   peer?: { name: string; instructions: number };
+  /** Where the floor does the work the format forces: the floor without it (the primitive alone). */
+  bareFloor?: number;
   /** Tidings ÷ floor. */
   vsFloor: number;
   /** The sender's library ÷ Tidings: above 1, Tidings does less work. */
@@ -92,8 +94,10 @@ export async function countSchemes(
       const prepared = await child.call<PreparedCase[]>("prepare", { size, scheme: schemeOf(only) });
       const schemes = only === schemeOf(only) ? prepared : prepared.filter(({ scheme }) => scheme === only);
       if (schemes.length === 0) throw new Error(`no case ${only}: ${prepared.map(({ scheme }) => scheme).join(", ")}`);
-      const sides = schemes.flatMap(({ scheme, peer }) =>
-        (["floor", "tidings", ...(peer ? ["peer"] : [])] as SchemeSide[]).map((side) => `${scheme}|${side}`),
+      const sides = schemes.flatMap(({ scheme, peer, bare }) =>
+        (["floor", "tidings", ...(bare ? ["bare"] : []), ...(peer ? ["peer"] : [])] as SchemeSide[]).map(
+          (side) => `${scheme}|${side}`,
+        ),
       );
       const counted = await countInTurns(
         new Map(sides.map((side) => [side, child])),
@@ -115,10 +119,11 @@ export async function countSchemes(
 function rowsOf(size: number, { schemes, counted }: SchemeCount): SchemeRow[] {
   const least = (scheme: string, side: SchemeSide) =>
     Math.min(...(counted.windows.get(`${scheme}|${side}`) ?? [Number.NaN]));
-  return schemes.map(({ scheme, peer, floor: floorKind, kind, shape, bytes }) => {
+  return schemes.map(({ scheme, peer, floor: floorKind, kind, shape, bytes, bare }) => {
     const tidings = least(scheme, "tidings");
     const floor = least(scheme, "floor");
     const row: SchemeRow = { scheme, size, floorKind, kind, shape, tidings, floor, vsFloor: tidings / floor };
+    if (bare) row.bareFloor = least(scheme, "bare");
     if (bytes !== size) row.bytes = bytes;
     if (peer) {
       const instructions = least(scheme, "peer");
@@ -146,7 +151,7 @@ export function quickSample(): string[] {
 const PROCESSES = 3;
 
 export async function runSchemesSuite(
-  options: { quick: boolean; only?: readonly string[] },
+  options: { quick: boolean; only?: readonly string[] | undefined },
   log: (line: string) => void,
 ): Promise<SchemeResults> {
   const sample = options.quick ? quickSample() : undefined;

@@ -29,9 +29,31 @@ describe("the schemes benchmark's cases", () => {
       for (const { delivery, tidings, floor } of cases) {
         expect(() => tidings(), delivery.label).not.toThrow();
         expect(floor.run(), `${delivery.label}: ${floor.kind}`).toBe(true);
-        expect(floor.kind, delivery.label).toMatch(/^(HMAC-SHA(1|256|512), (hex|base64)|ed25519|ECDSA P-256|token)/);
+        expect(floor.kind, delivery.label).toMatch(
+          /^((JSON\.parse of the body|the form parsed and sorted|the JWT decoded and parsed) \+ )?(HMAC-SHA(1|256|512), (hex|base64)|ed25519|ECDSA P-256|token)/,
+        );
+        if (floor.bare) expect(floor.bare(), `${delivery.label}: the primitive alone`).toBe(true);
       }
     }
+  });
+
+  it("do the work a sender's format forces in the floor of those senders alone, the primitive alone beside it", async () => {
+    const forced = new Map<string, string>();
+    for (const scheme of catalogue()) {
+      for (const { delivery, floor } of await casesOf(scheme, 256, { peers: false })) {
+        const [kind] = floor.kind.split(" + ");
+        if (floor.bare) forced.set(delivery.label, kind as string);
+      }
+    }
+    expect(Object.fromEntries(forced)).toEqual({
+      adyen: "JSON.parse of the body",
+      linear: "JSON.parse of the body",
+      mailgun: "JSON.parse of the body",
+      plivo: "the form parsed and sorted",
+      qstash: "the JWT decoded and parsed",
+      twilio: "the form parsed and sorted",
+      vonage: "the JWT decoded and parsed",
+    });
   });
 
   it("measure a second kind of secret a scheme verifies under a name of its own", async () => {
@@ -114,6 +136,9 @@ describe("the schemes section", () => {
     expect(text).toContain("Floor target met by 3 of 5 rows: not met by far at 256 B, big at 4 KiB.");
     expect(text).toContain("- broken: no secret found");
     expect(text).toContain("\n\nCounted again in a run of its own: far.\n\n");
+    expect(text).not.toContain("primitive alone");
+    const forced = renderSchemes({ rows: [row({ scheme: "formed", floor: 50_000, bareFloor: 30_000 })] }, []);
+    expect(forced).toContain("beside the primitive alone: formed at 256 B 50.0 k (primitive alone 30.0 k).");
   });
 
   it("judges nothing in a quick run, and names the schemes it sampled", () => {

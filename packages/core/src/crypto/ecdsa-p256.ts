@@ -83,7 +83,7 @@ export const P256_DER_BASE64: PublicKeyFormat = {
   nodeHash: "sha256",
   webImport: { name: "ECDSA", namedCurve: "P-256" },
   webVerify: { name: "ECDSA", hash: "SHA-256" },
-  nodeSignature: base64ToBytes,
+  nodeSignature: (text) => Buffer.from(text, "base64"),
   webSignature: (text) => derToP1363(base64ToBytes(text)) as Uint8Array,
   nodeKeys: new Map(),
   webKeys: new Map(),

@@ -73,7 +73,8 @@ export function hmacMatchers(algorithm: HmacAlgorithm): Matchers {
           key = remember(cache, secret, bytes ? crypto.createSecretKey(bytes) : null);
         }
         if (key === null) continue;
-        const expected = crypto.createHmac(algorithm, key).update(content.prefix).update(content.payload).digest();
+        const mac = crypto.createHmac(algorithm, key).update(content.prefix).update(content.payload);
+        const expected = (content.suffix ? mac.update(content.suffix) : mac).digest();
         for (let i = 0; i < candidates.length; i++) {
           const candidate = candidates[i] as Buffer;
           if (candidate.length === expected.length && crypto.timingSafeEqual(expected, candidate)) {
@@ -87,7 +88,7 @@ export function hmacMatchers(algorithm: HmacAlgorithm): Matchers {
       const format = content.format ?? UTF8_SECRET;
       const cache = cacheOf(webKeys, format);
       const candidates = content.signatures.map(content.encoding ? base64ToBytes : hexToBytes);
-      const data = signedBytes(content.prefix, content.payload);
+      const data = signedBytes(content.prefix, content.payload, content.suffix);
       for (let secretIndex = 0; secretIndex < secrets.length; secretIndex++) {
         const secret = secrets[secretIndex] as string;
         let key = cache.get(secret);

@@ -39,14 +39,14 @@ export class KeyChecks {
   left = MAX_PUBLIC_KEY_CHECKS;
   data: Uint8Array | undefined = undefined;
 
-  /** `join`: the prefix and body as one buffer, the runtime's fastest way. */
+  /** `join`: the prefix, body and suffix as one buffer, the runtime's fastest way. */
   constructor(
     readonly content: SignedContent,
-    private readonly join: (prefix: string, payload: Uint8Array) => Uint8Array,
+    private readonly join: (prefix: string, payload: Uint8Array, suffix?: string) => Uint8Array,
   ) {}
 
   bytes(): Uint8Array {
-    this.data ??= this.join(this.content.prefix, this.content.payload);
+    this.data ??= this.join(this.content.prefix, this.content.payload, this.content.suffix);
     return this.data;
   }
 
@@ -102,7 +102,8 @@ export async function publicKeyMatchWeb(
   return undefined;
 }
 
-const joinWithBuffer = (prefix: string, payload: Uint8Array) => Buffer.concat([Buffer.from(prefix), payload]);
+const joinWithBuffer = (prefix: string, payload: Uint8Array, suffix?: string) =>
+  Buffer.concat(suffix ? [Buffer.from(prefix), payload, Buffer.from(suffix)] : [Buffer.from(prefix), payload]);
 
 /**
  * Matchers for a scheme whose every secret is a public key of `format`: secret by secret, in order, each tried on the

@@ -18,6 +18,12 @@ export interface SignedContent {
   /** What precedes the body in the signed bytes: the service's `t` digits and a dot, Standard Webhooks' `id.t.`… */
   prefix: string;
   payload: Uint8Array;
+  /**
+   * What follows the body in the signed bytes (HubSpot's timestamp), where a sender signs something after it: signed
+   * without a copy of the body. `hmacMatchers` and the public-key matchers honour it; the HMAC-SHA256 used where the
+   * content names no `matchers` does not, so a content with a suffix names its matchers (`hmacMatchers("sha256")`).
+   */
+  suffix?: string | undefined;
   /** Well-formed signatures, as written in the header: lowercase hex, or base64 with `encoding`. */
   signatures: readonly string[];
   /** How `signatures` are written. Default: hex. */

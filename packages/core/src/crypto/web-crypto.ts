@@ -27,11 +27,13 @@ function importKey(secret: string, format: SecretFormat | undefined): Promise<Cr
   return key;
 }
 
-export function signedBytes(prefix: string, payload: Uint8Array): Uint8Array<ArrayBuffer> {
+export function signedBytes(prefix: string, payload: Uint8Array, suffix = ""): Uint8Array<ArrayBuffer> {
   const head = encoder.encode(prefix);
-  const bytes = new Uint8Array(head.length + payload.length);
+  const tail = encoder.encode(suffix);
+  const bytes = new Uint8Array(head.length + payload.length + tail.length);
   bytes.set(head);
   bytes.set(payload, head.length);
+  bytes.set(tail, head.length + payload.length);
   return bytes;
 }
 

@@ -44,18 +44,8 @@ const text = (value: unknown) => (value === undefined || value === null ? "" : S
 function signedData(item: Record<string, unknown>): string {
   const amount = objectField(item.amount);
   if (amount === undefined) throw malformed(FIELD, "the item has no amount");
-  return [
-    item.pspReference,
-    item.originalReference,
-    item.merchantAccountCode,
-    item.merchantReference,
-    amount.value,
-    amount.currency,
-    item.eventCode,
-    item.success,
-  ]
-    .map(text)
-    .join(":");
+  const { pspReference, originalReference, merchantAccountCode, merchantReference, eventCode, success } = item;
+  return `${text(pspReference)}:${text(originalReference)}:${text(merchantAccountCode)}:${text(merchantReference)}:${text(amount.value)}:${text(amount.currency)}:${text(eventCode)}:${text(success)}`;
 }
 
 /**

@@ -1,11 +1,16 @@
-import { matchWithNodeCrypto } from "../crypto/node-crypto";
+import { findNodeCrypto, matchWithNodeCrypto, requireNodeCrypto } from "../crypto/node-crypto";
 import { hmacSecretKind, UTF8_SECRET } from "../crypto/secret-kind";
+import type { SignatureMatch } from "../crypto/signed-content";
 import type { HeaderSource } from "../http/headers";
 import { requirePayloadBytes } from "../verification/payload";
 import { normalizeSecrets, type Secret } from "../verification/secrets";
-import { type SignedDelivery, toVerifyResult } from "../verification/signed-delivery";
-import { resolveTolerance, type VerifyOptions } from "../verification/tolerance";
-import { matchSignatureSync } from "../verification/verify";
+import {
+  requireMatchInWindow,
+  type SignedDelivery,
+  toVerifyResult,
+  type VerifyResult,
+} from "../verification/signed-delivery";
+import { assertWithinTolerance, currentSeconds, resolveTolerance, type VerifyOptions } from "../verification/tolerance";
 import { matchSignature } from "../verification/verify-async";
 import type { Scheme } from "./scheme";
 
@@ -46,6 +51,24 @@ function read(scheme: Scheme, payload: unknown, headers: HeaderSource, secret: S
       ? scheme.toleranceSeconds
       : resolveTolerance(options);
   return scheme.read(requirePayloadBytes(payload), headers, secrets, toleranceSeconds, options?.request);
+}
+
+const SUFFIX_NEEDS_MATCHERS =
+  "A signed content with a suffix names its matchers: hmacMatchers honour it, the default does not";
+
+/**
+ * The standalone verify's result, as `requireMatchInWindow` checks it, without reading the match's signature: a
+ * token's is the body's hash, made only when read (the Receiver's dedup key).
+ */
+function resultInWindow(
+  delivery: SignedDelivery,
+  match: SignatureMatch | undefined,
+  options: VerifyOptions | undefined,
+): VerifyResult {
+  if (match === undefined) return requireMatchInWindow(delivery, match, options);
+  const { timestamp } = delivery;
+  if (timestamp !== undefined) assertWithinTolerance(timestamp, delivery.toleranceSeconds, options);
+  return { timestamp: timestamp ?? currentSeconds(options), secretIndex: match.secretIndex };
 }
 
 /**
@@ -98,13 +121,16 @@ export function defineScheme(parts: SchemeParts): Scheme {
     read(payload, headers, secrets, toleranceSeconds, request) {
       const signed = parts.read(payload, headers, secrets, toleranceSeconds, request);
       signed.content.format ??= UTF8_SECRET;
+      if (signed.content.suffix && !signed.content.matchers) throw new TypeError(SUFFIX_NEEDS_MATCHERS);
       return signed;
     },
     secretKind: parts.secretKind ?? hmacSecretKind,
     verify(payload, headers, secret, options) {
       try {
         const delivery = read(scheme, payload, headers, secret, options);
-        return toVerifyResult(matchSignatureSync(delivery, options, "verify", matchWithNodeCrypto));
+        // The message is built only where node:crypto is missing, not on every call.
+        const crypto = findNodeCrypto() ?? requireNodeCrypto("verify", "verifyAsync");
+        return resultInWindow(delivery, matchWithNodeCrypto(crypto, delivery.content, delivery.secrets), options);
       } catch (error) {
         return refuseUnusableSecret(scheme, secret, error);
       }

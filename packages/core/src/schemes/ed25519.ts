@@ -1,4 +1,5 @@
 import { base64ToBytes } from "../crypto/base64";
+import { hexToBytes } from "../crypto/hex";
 import { findNodeCrypto, type NodeCrypto, requireNodeCrypto } from "../crypto/node-crypto";
 import {
   type KeyChecks,
@@ -70,11 +71,12 @@ function der(prefix: Uint8Array, raw: Uint8Array): Uint8Array {
 
 /**
  * Ed25519 public keys written as `raw` reads them (the 32 raw bytes, or undefined when the secret is not such a key),
- * and signatures as `signature` decodes them (64 bytes).
+ * and signatures written in `encoding` (64 bytes), which `read` validated: node:crypto gets them as a Buffer decoded
+ * natively, Web Crypto as bytes decoded in JavaScript.
  */
 export function ed25519Format(
   raw: (secret: string) => Uint8Array | undefined,
-  signature: (text: string) => Uint8Array,
+  encoding: "hex" | "base64",
 ): PublicKeyFormat {
   return {
     kind: "ed25519",
@@ -85,8 +87,8 @@ export function ed25519Format(
     nodeHash: null,
     webImport: { name: "Ed25519" },
     webVerify: { name: "Ed25519" },
-    nodeSignature: signature,
-    webSignature: signature,
+    nodeSignature: (text) => Buffer.from(text, encoding),
+    webSignature: encoding === "hex" ? hexToBytes : base64ToBytes,
     nodeKeys: new Map(),
     webKeys: new Map(),
   };
@@ -101,7 +103,7 @@ function whpkBytes(publicKey: string): Uint8Array | undefined {
   }
 }
 
-const WHPK = /* @__PURE__ */ ed25519Format(whpkBytes, base64ToBytes);
+const WHPK = /* @__PURE__ */ ed25519Format(whpkBytes, "base64");
 
 /** The checks one request may still make, and the signed bytes, joined once for every key. */
 export { KeyChecks as Ed25519Checks } from "../crypto/public-key";

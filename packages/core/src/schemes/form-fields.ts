@@ -10,16 +10,51 @@ const decoder = /* @__PURE__ */ new TextDecoder();
  * not followed by two hex digits stays as it is.
  */
 export function formFields(body: Uint8Array | string): Map<string, string[]> {
-  const text = typeof body === "string" ? body : decoder.decode(body);
-  // URLSearchParams drops one leading `?`, which a form body keeps as part of its first name.
-  const params = new URLSearchParams(text.startsWith("?") ? `&${text}` : text);
   const fields = new Map<string, string[]>();
-  for (const [name, value] of params) {
+  for (const [name, value] of formParams(body)) {
     const values = fields.get(name);
     if (values) values.push(value);
     else fields.set(name, [value]);
   }
   return fields;
+}
+
+/** The form's fields as `URLSearchParams`, in the order sent (see `formFields`). */
+function formParams(body: Uint8Array | string): URLSearchParams {
+  const text = typeof body === "string" ? body : decoder.decode(body);
+  // URLSearchParams drops one leading `?`, which a form body keeps as part of its first name.
+  return new URLSearchParams(text.startsWith("?") ? `&${text}` : text);
+}
+
+/**
+ * What a sender that signs a form's fields signs of them: the fields sorted by name (by UTF-16 code units, as
+ * JavaScript's `sort`), a repeated name's values sorted too (only its distinct values, with `distinct`), each field
+ * written by `pair`. Sorted in place by `URLSearchParams`, with no map of the fields.
+ */
+export function sortedFormPairs(
+  body: Uint8Array | string,
+  pair: (name: string, value: string) => string,
+  distinct: boolean,
+): string[] {
+  const params = formParams(body);
+  params.sort();
+  const parts: string[] = [];
+  let name: string | undefined;
+  let values: string[] = [];
+  const flush = () => {
+    if (values.length > 1) values = distinct ? [...new Set(values)].sort() : values.sort();
+    for (const value of values) parts.push(pair(name as string, value));
+  };
+  for (const [field, value] of params) {
+    if (field !== name) {
+      flush();
+      name = field;
+      values = [];
+    }
+    values.push(value);
+  }
+  flush();
+  return parts;
 }
 
 /**

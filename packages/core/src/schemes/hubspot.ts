@@ -1,3 +1,4 @@
+import { hmacMatchers } from "../crypto/hmac-matchers";
 import { WebhookVerificationError } from "../errors";
 import type { DeliveryEvent } from "../event";
 import type { EventMap } from "../event-map";
@@ -14,6 +15,8 @@ const DISPLAY = "X-HubSpot-Signature-v3";
 const TIMESTAMP = "x-hubspot-request-timestamp";
 const TIMESTAMP_DISPLAY = "X-HubSpot-Request-Timestamp";
 const decoder = /* @__PURE__ */ new TextDecoder();
+// The default HMAC-SHA256 signs no suffix: these do.
+const SHA256 = /* @__PURE__ */ hmacMatchers("sha256");
 // The escapes HubSpot decodes in the URI it signs; every other one (`%20`, `%23`, `%25`…) stays as it is.
 const DECODED = /%(3A|2F|3F|40|21|24|27|28|29|2A|2C|3B)/gi;
 // `contact.creation`, `deal.propertyChange`, `object.creation`: what HubSpot names a subscription.
@@ -101,7 +104,9 @@ export const HUBSPOT: Scheme = /* @__PURE__ */ defineScheme({
     if (!isBase64Sha256(value)) throw noSignature(DISPLAY, "base64 HMAC-SHA256");
     const content = {
       prefix: method + hubspotUri(url),
-      payload: bodyThenTimestamp(payload, timestampText),
+      payload,
+      suffix: timestampText,
+      matchers: SHA256,
       signatures: [value],
       encoding: "base64" as const,
       label: "v3",

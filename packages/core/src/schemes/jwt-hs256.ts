@@ -1,41 +1,18 @@
-import { base64ToBytes } from "../crypto/base64";
+import { base64UrlAsBase64, base64UrlBytes } from "../crypto/base64";
 import { constantTimeEqual } from "../crypto/constant-time";
 import { matchHmacWithNodeCrypto, requireNodeCrypto } from "../crypto/node-crypto";
 import type { Matchers, SignedContent } from "../crypto/signed-content";
 import { matchHmacWithWebCrypto } from "../crypto/web-crypto";
 import { WebhookVerificationError } from "../errors";
-import { isTimestampText } from "../verification/formats";
 import { malformed, noSignature } from "./headers";
 
-// A JWT's parts: base64url without padding, canonical (the last character's unused low bits zero, as every encoder
-// writes it), so that one token has one spelling.
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
-const LAST_OF_TWO = /[AQgw]$/;
-const LAST_OF_THREE = /[AEIMQUYcgkosw048]$/;
 const EMPTY = /* @__PURE__ */ new Uint8Array(0);
 const decoder = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true });
 
-/** Canonical, unpadded base64url (as JWTs write their parts). */
-export function isBase64Url(text: string): boolean {
-  const tail = text.length % 4;
-  return (
-    text.length > 0 &&
-    tail !== 1 &&
-    BASE64URL.test(text) &&
-    (tail === 0 || (tail === 2 ? LAST_OF_TWO : LAST_OF_THREE).test(text))
-  );
-}
-
-/** Canonical unpadded base64url as padded standard base64, which every runtime decodes. */
-export function base64UrlToBase64(text: string): string {
-  const standard = text.replaceAll("-", "+").replaceAll("_", "/");
-  return text.length % 4 === 0 ? standard : standard + "=".repeat(4 - (text.length % 4));
-}
-
-function jsonPart(part: string, display: string, what: string): Record<string, unknown> {
+function jsonPart(bytes: Uint8Array, display: string, what: string): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(decoder.decode(base64ToBytes(base64UrlToBase64(part))));
+    value = JSON.parse(decoder.decode(bytes));
   } catch {
     value = undefined;
   }
@@ -61,18 +38,19 @@ export function readHs256Jwt(token: string, display: string): Hs256Jwt {
   const parts = token.split(".");
   if (parts.length !== 3) throw malformed(display, "a JWT is three base64url parts joined by dots");
   const [head, body, signature] = parts as [string, string, string];
-  if (!isBase64Url(head) || !isBase64Url(body) || !isBase64Url(signature)) {
-    throw malformed(display, "a JWT's parts are canonical base64url, unpadded");
-  }
-  const header = jsonPart(head, display, "header");
+  const headBytes = base64UrlBytes(head);
+  const bodyBytes = headBytes && base64UrlBytes(body);
+  const signatureText = bodyBytes && base64UrlAsBase64(signature);
+  if (signatureText === undefined) throw malformed(display, "a JWT's parts are canonical base64url, unpadded");
+  const header = jsonPart(headBytes as Uint8Array, display, "header");
   if (header.alg !== "HS256") throw noSignature(display, "JWT signed with HS256 (its alg is not HS256)");
   if ("crit" in header) throw malformed(display, "the JWT names critical extensions");
   if (header.typ !== undefined && header.typ !== "JWT") throw malformed(display, "the JWT's typ is not JWT");
   if (signature.length !== 43) throw noSignature(display, "HS256 signature of 32 bytes");
   return {
     signingInput: `${head}.${body}`,
-    signature: base64UrlToBase64(signature),
-    claims: jsonPart(body, display, "claims"),
+    signature: signatureText,
+    claims: jsonPart(bodyBytes as Uint8Array, display, "claims"),
   };
 }
 
@@ -80,7 +58,8 @@ export function readHs256Jwt(token: string, display: string): Hs256Jwt {
 export function timeClaim(claims: Record<string, unknown>, name: string, display: string): number | undefined {
   const value = claims[name];
   if (value === undefined) return undefined;
-  if (typeof value !== "number" || !isTimestampText(String(value))) {
+  // What `isTimestampText` allows of the number's text (1 to 15 digits), without writing it out.
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 999_999_999_999_999) {
     throw malformed(display, `the JWT's ${name} is not whole Unix seconds`);
   }
   return value;
@@ -133,7 +112,8 @@ const JWT_MATCHERS: Matchers = {
   node(crypto, content, secrets) {
     const match = matchHmacWithNodeCrypto(crypto, content, secrets);
     const { body, bodyHash } = content as JwtContent;
-    return match && constantTimeEqual(crypto.createHash("sha256").update(body).digest(), bodyHash) ? match : undefined;
+    if (!match || bodyHash.length !== 32) return undefined;
+    return crypto.timingSafeEqual(crypto.createHash("sha256").update(body).digest(), bodyHash) ? match : undefined;
   },
   async web(content, secrets) {
     const match = await matchHmacWithWebCrypto(content, secrets);

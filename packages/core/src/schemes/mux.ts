@@ -1,6 +1,6 @@
 import type { EventMap } from "../event-map";
 import { defineScheme } from "./define";
-import { requiredHeader, timestampOf } from "./headers";
+import { requiredHeader } from "./headers";
 import { payloadId, payloadType } from "./payload-fields";
 import type { Scheme } from "./scheme";
 import { hmac, signingBytes, signingTime } from "./sign-helpers";
@@ -29,9 +29,9 @@ export const MUX: Scheme = /* @__PURE__ */ defineScheme({
   },
   signatureHeader: HEADER,
   read(payload, headers, secrets, toleranceSeconds) {
-    const { timestampText, signatures } = readTimedPairs(requiredHeader(headers, HEADER, DISPLAY), NAMES);
+    const { timestampText, timestamp, signatures } = readTimedPairs(requiredHeader(headers, HEADER, DISPLAY), NAMES);
     const content = { prefix: `${timestampText}.`, payload, signatures };
-    return { content, secrets, timestamp: timestampOf(timestampText, DISPLAY), toleranceSeconds };
+    return { content, secrets, timestamp, toleranceSeconds };
   },
   typeOf: payloadType,
   idOf: payloadId,

@@ -1,7 +1,7 @@
 import { hmacSecretKind } from "../crypto/secret-kind";
 import type { EventMap } from "../event-map";
 import { defineScheme } from "./define";
-import { requiredHeader, timestampOf } from "./headers";
+import { requiredHeader } from "./headers";
 import { nonEmptyString } from "./payload-fields";
 import type { Scheme } from "./scheme";
 import { hmac, signingBytes, signingTime } from "./sign-helpers";
@@ -34,9 +34,9 @@ export const PADDLE: Scheme = /* @__PURE__ */ defineScheme({
   },
   signatureHeader: HEADER,
   read(payload, headers, secrets, toleranceSeconds) {
-    const { timestampText, signatures } = readTimedPairs(requiredHeader(headers, HEADER, DISPLAY), NAMES);
+    const { timestampText, timestamp, signatures } = readTimedPairs(requiredHeader(headers, HEADER, DISPLAY), NAMES);
     const content = { prefix: `${timestampText}:`, payload, signatures, label: "h1" };
-    return { content, secrets, timestamp: timestampOf(timestampText, DISPLAY), toleranceSeconds };
+    return { content, secrets, timestamp, toleranceSeconds };
   },
   secretKind(secret) {
     if (API_KEY.test(secret)) {

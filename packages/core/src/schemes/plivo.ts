@@ -2,7 +2,7 @@ import type { DeliveryEvent } from "../event";
 import type { EventMap } from "../event-map";
 import { isBase64Sha256 } from "../verification/formats";
 import { defineScheme } from "./define";
-import { formEvent, formFields, sortedNames } from "./form-fields";
+import { formEvent, formFields, sortedFormPairs } from "./form-fields";
 import { malformed, noSignature, requiredHeader } from "./headers";
 import type { Scheme, SignedRequest } from "./scheme";
 import { hmac, signingBytes } from "./sign-helpers";
@@ -24,13 +24,8 @@ function requestOf(request: SignedRequest | undefined): SignedRequest {
   );
 }
 
-/** Each name's values sorted, names sorted, each pair written by `pair`. */
-function sortedPairs(fields: Map<string, string[]>, pair: (name: string, value: string) => string): string[] {
-  const pairs: string[] = [];
-  for (const name of sortedNames(fields))
-    for (const value of [...(fields.get(name) ?? [])].sort()) pairs.push(pair(name, value));
-  return pairs;
-}
+const assigned = (name: string, value: string) => `${name}=${value}`;
+const joined = (name: string, value: string) => name + value;
 
 /**
  * What Plivo signs before `.<nonce>`, as `plivo`'s `validateV3Signature` builds it: the URL's scheme, host, port (as
@@ -42,11 +37,10 @@ export function plivoBaseString(method: string, url: string, body: Uint8Array): 
   if (!match) return url;
   const [, scheme, host, path, query] = match as unknown as [string, string, string, string, string | undefined];
   const base = `${scheme}://${host}${path.trim()}`;
-  const queryText = sortedPairs(formFields(query ?? ""), (name, value) => `${name}=${value}`).join("&");
-  const fields = method === "POST" ? formFields(body) : new Map<string, string[]>();
-  if (queryText === "" && fields.size === 0) return base;
-  const params = sortedPairs(fields, (name, value) => name + value).join("");
-  return `${base}?${queryText}${queryText !== "" && fields.size > 0 ? "." : ""}${params}`;
+  const queryText = sortedFormPairs(query ?? "", assigned, false).join("&");
+  const fields = method === "POST" ? sortedFormPairs(body, joined, false) : [];
+  if (queryText === "" && fields.length === 0) return base;
+  return `${base}?${queryText}${queryText !== "" && fields.length > 0 ? "." : ""}${fields.join("")}`;
 }
 
 const status = (value: unknown) => (typeof value === "string" && STATUS.test(value) ? value : undefined);

@@ -1,18 +1,10 @@
-import { base64ToBytes } from "../crypto/base64";
+import { base64UrlBytes } from "../crypto/base64";
 import { requireNodeCrypto } from "../crypto/node-crypto";
 import type { EventMap } from "../event-map";
 import { headerValue } from "../http/headers";
 import { defineScheme } from "./define";
 import { malformed, requiredHeader } from "./headers";
-import {
-  base64UrlToBase64,
-  isBase64Url,
-  jwtContent,
-  jwtWindow,
-  readHs256Jwt,
-  requireClaim,
-  signHs256Jwt,
-} from "./jwt-hs256";
+import { jwtContent, jwtWindow, readHs256Jwt, requireClaim, signHs256Jwt } from "./jwt-hs256";
 import type { Scheme } from "./scheme";
 import { signingBytes, signingTime } from "./sign-helpers";
 
@@ -23,10 +15,9 @@ const MESSAGE_ID = "upstash-message-id";
 /** The `body` claim: base64url of the body's SHA-256, with or without its padding. */
 function bodyHashOf(claim: unknown): Uint8Array {
   const text = typeof claim === "string" && claim.endsWith("=") ? claim.slice(0, -1) : claim;
-  if (typeof text !== "string" || text.length !== 43 || !isBase64Url(text)) {
-    throw malformed(DISPLAY, "the JWT's body claim is not base64url of a SHA-256");
-  }
-  return base64ToBytes(base64UrlToBase64(text));
+  const bytes = typeof text === "string" && text.length === 43 ? base64UrlBytes(text) : undefined;
+  if (bytes === undefined) throw malformed(DISPLAY, "the JWT's body claim is not base64url of a SHA-256");
+  return bytes;
 }
 
 /**

@@ -29,7 +29,7 @@ function base64Of(text: string, length: number): Uint8Array | undefined {
 }
 
 /** Telnyx's public key: base64 of the raw 32 bytes, as Mission Control shows it. */
-const TELNYX_KEY = /* @__PURE__ */ ed25519Format((secret) => base64Of(secret, 32), base64ToBytes);
+const TELNYX_KEY = /* @__PURE__ */ ed25519Format((secret) => base64Of(secret, 32), "base64");
 const MATCHERS = /* @__PURE__ */ publicKeyMatchers(TELNYX_KEY);
 
 function telnyxSecretKind(secret: string): SecretKind {

@@ -2,6 +2,9 @@ import { MAX_SIGNATURE_HEADER_PAIRS } from "../verification/constants";
 import { isHexSha256, isTimestampText } from "../verification/formats";
 import { malformed, noSignature } from "./headers";
 
+/** Printable ASCII other than the space: never trimmed. */
+const isVisibleAscii = (code: number) => code > 32 && code < 127;
+
 /** How a sender writes a header of a time and HMAC-SHA256 signatures: `t=<digits>,v1=<hex>` and its cousins. */
 export interface PairNames {
   /** Between pairs: `,` (Mux, Calendly, WorkOS) or `;` (Paddle). Spaces around a pair are ignored. */
@@ -17,6 +20,8 @@ export interface PairNames {
 /** The signed time exactly as sent (its digits are what the sender signed) and every well-formed signature. */
 export interface TimedSignatures {
   timestampText: string;
+  /** The time's digits as a number. */
+  timestamp: number;
   signatures: string[];
 }
 
@@ -32,7 +37,12 @@ export function readTimedPairs(value: string, names: PairNames): TimedSignatures
   let timestampText: string | undefined;
   const signatures: string[] = [];
   for (let i = 0; i < pairs.length; i++) {
-    const pair = (pairs[i] as string).trim();
+    const written = pairs[i] as string;
+    // `trim` only where an end might need it, as `requiredValue` does: senders write one space at most.
+    const pair =
+      isVisibleAscii(written.charCodeAt(0)) && isVisibleAscii(written.charCodeAt(written.length - 1))
+        ? written
+        : written.trim();
     const separator = pair.indexOf("=");
     if (separator <= 0) throw malformed(display, "not name=value pairs");
     const name = pair.slice(0, separator);
@@ -47,5 +57,5 @@ export function readTimedPairs(value: string, names: PairNames): TimedSignatures
   }
   if (timestampText === undefined) throw malformed(display, `no ${time} pair`);
   if (signatures.length === 0) throw noSignature(display, `${names.signature} (64 lowercase hex)`);
-  return { timestampText, signatures };
+  return { timestampText, timestamp: Number(timestampText), signatures };
 }

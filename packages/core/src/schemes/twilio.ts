@@ -1,15 +1,11 @@
 import { hmacMatchers } from "../crypto/hmac-matchers";
-import { matchHmacWithNodeCrypto } from "../crypto/node-crypto";
-import type { Matchers } from "../crypto/signed-content";
-import { matchHmacWithWebCrypto } from "../crypto/web-crypto";
 import type { DeliveryEvent } from "../event";
 import { parseEvent } from "../event";
 import type { EventMap } from "../event-map";
-import { encoder } from "../ground/utf8";
 import { type HeaderSource, headerValue } from "../http/headers";
 import { isBase64Sha1, isBase64Sha256 } from "../verification/formats";
 import { defineScheme } from "./define";
-import { formEvent, formFields, isJsonBody, sortedNames } from "./form-fields";
+import { formEvent, formFields, isJsonBody, sortedFormPairs } from "./form-fields";
 import { noSignature, requiredHeader } from "./headers";
 import type { Scheme, SignedRequest } from "./scheme";
 import { hmacWith, signingBytes } from "./sign-helpers";
@@ -19,7 +15,8 @@ const HEADER = "x-twilio-signature";
 const DISPLAY = "X-Twilio-Signature";
 const SETTINGS = "x-twilio-webhooks-signature-settings";
 const SHA1 = /* @__PURE__ */ hmacMatchers("sha1");
-const SHA256: Matchers = { node: matchHmacWithNodeCrypto, web: matchHmacWithWebCrypto };
+// `hmacMatchers`, as the form is signed as the content's suffix, which the default HMAC-SHA256 does not sign.
+const SHA256 = /* @__PURE__ */ hmacMatchers("sha256");
 const EMPTY = /* @__PURE__ */ new Uint8Array();
 // A status, a SID: what Twilio writes them with. Anything else is left out of a type or an id.
 const STATUS = /^[a-z0-9_-]{1,32}$/;
@@ -61,26 +58,28 @@ function splitUrl(url: string) {
  * without its port and with it (the scheme's default added when there is none), then the same of the URL as `new URL`
  * normalises it. Not tried: the SDK's last resort, the query re-encoded by Node's legacy `querystring`.
  */
-function urlSpellings(url: string): string[] {
+function* urlSpellings(url: string): Generator<string> {
   const spellings: string[] = [];
-  const add = (spelling: string) => {
-    if (!spellings.includes(spelling)) spellings.push(spelling);
-  };
   const both = (one: string) => {
     const parts = splitUrl(one);
-    if (!parts) return add(one);
-    add(parts.head + parts.rest);
-    add(parts.head + (parts.port || parts.defaultPort) + parts.rest);
+    return parts ? [parts.head + parts.rest, parts.head + (parts.port || parts.defaultPort) + parts.rest] : [one];
   };
-  both(url);
+  // Made as they are tried: the URL as received nearly always matches, and `new URL` is never called.
+  for (const spelling of both(url)) {
+    if (!spellings.includes(spelling)) yield spelling;
+    spellings.push(spelling);
+  }
   let normalised: string | undefined;
   try {
     normalised = new URL(url).href;
   } catch {
     normalised = undefined;
   }
-  if (normalised !== undefined && normalised !== url) both(normalised);
-  return spellings;
+  if (normalised === undefined || normalised === url) return;
+  for (const spelling of both(normalised)) {
+    if (!spellings.includes(spelling)) yield spelling;
+    spellings.push(spelling);
+  }
 }
 
 /** The hex SHA-256 a JSON delivery's URL names (`?bodySHA256=`); undefined for a form delivery. */
@@ -94,13 +93,10 @@ function bodySha256Of(url: string): string | undefined {
 
 /** Each field's name followed by its value, names sorted, a repeated name's distinct values sorted: what Twilio signs. */
 export function twilioFormString(body: Uint8Array): string {
-  const fields = formFields(body);
-  let text = "";
-  for (const name of sortedNames(fields)) {
-    for (const value of [...new Set(fields.get(name))].sort()) text += name + value;
-  }
-  return text;
+  return sortedFormPairs(body, joined, true).join("");
 }
+
+const joined = (name: string, value: string) => name + value;
 
 function requestOf(request: SignedRequest | undefined): SignedRequest {
   if (request) return request;
@@ -173,12 +169,14 @@ export const TWILIO: Scheme = /* @__PURE__ */ defineScheme({
     const bodySha256 = bodySha256Of(url);
     const content: UrlSignedContent = {
       prefix: url,
-      payload: bodySha256 === undefined ? encoder.encode(twilioFormString(payload)) : EMPTY,
+      payload: EMPTY,
+      // The form's string follows the URL; as a suffix, node:crypto's HMAC encodes it without a copy of its own.
+      suffix: bodySha256 === undefined ? twilioFormString(payload) : undefined,
       signatures: [value],
       encoding: "base64",
       label: DISPLAY,
       matchers: URL_MATCHERS,
-      urls: urlSpellings(url),
+      urls: () => urlSpellings(url),
       hmac,
       body: bodySha256 === undefined ? undefined : payload,
       bodySha256,

@@ -17,16 +17,56 @@ const ID_DISPLAY = "Twitch-Eventsub-Message-Id";
 const TIMESTAMP = "twitch-eventsub-message-timestamp";
 const TIMESTAMP_DISPLAY = "Twitch-Eventsub-Message-Timestamp";
 const TYPE = "twitch-eventsub-message-type";
-// RFC 3339, as Twitch writes it (`2023-07-19T10:11:12.123456789Z`).
-const RFC3339 = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+// RFC 3339, as Twitch writes it (`2023-07-19T10:11:12.123456789Z`): fixed places for every field but the fraction,
+// which is never signed time.
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/** The number `count` digits from `at` write. */
+function digits(text: string, at: number, count: number): number {
+  let value = 0;
+  for (let i = at; i < at + count; i++) value = value * 10 + text.charCodeAt(i) - 48;
+  return value;
+}
+
 /** Twitch's window: "older than 10 minutes", its docs say. */
 const TWITCH_TOLERANCE_SECONDS = 600;
 
+/** Days from 1970-01-01 to a proleptic Gregorian date; a day past its month's end runs into the next, as Date's does. */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  return era * 146097 + yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear - 719468;
+}
+
+/**
+ * The Unix seconds of an RFC 3339 time, with the ranges `Date.parse` allows (months 1–12, days 1–31, hours to 24:00:00,
+ * offsets to ±23:59), computed from its fields: `Date.parse` costs a 256 B delivery more than its header's parsing.
+ */
+export function rfc3339Seconds(text: string): number | undefined {
+  if (!RFC3339.test(text)) return undefined;
+  const month = digits(text, 5, 2);
+  const day = digits(text, 8, 2);
+  const hour = digits(text, 11, 2);
+  const minute = digits(text, 14, 2);
+  const second = digits(text, 17, 2);
+  if (month < 1 || month > 12 || day < 1 || day > 31 || minute > 59 || second > 59) return undefined;
+  if (hour > 24 || (hour === 24 && (minute > 0 || second > 0))) return undefined;
+  const local = daysFromCivil(digits(text, 0, 4), month, day) * 86400 + hour * 3600 + minute * 60 + second;
+  if (text.endsWith("Z")) return local;
+  const at = text.length - 6;
+  const offsetHours = digits(text, at + 1, 2);
+  const offsetMinutes = digits(text, at + 4, 2);
+  if (offsetHours > 23 || offsetMinutes > 59) return undefined;
+  const offset = (offsetHours * 60 + offsetMinutes) * 60;
+  return text.charCodeAt(at) === 45 ? local + offset : local - offset;
+}
+
 function secondsOf(text: string): number {
-  const parts = RFC3339.exec(text);
-  const ms = parts ? Date.parse(`${parts[1]}${parts[3]}`) : Number.NaN;
-  if (Number.isNaN(ms)) throw malformed(TIMESTAMP_DISPLAY, "not an RFC 3339 time");
-  return Math.floor(ms / 1000);
+  const seconds = rfc3339Seconds(text);
+  if (seconds === undefined) throw malformed(TIMESTAMP_DISPLAY, "not an RFC 3339 time");
+  return seconds;
 }
 
 /** A notification by its subscription's type (`channel.follow`); a body with no `event` is a `revocation`. */

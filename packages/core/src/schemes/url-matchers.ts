@@ -8,7 +8,8 @@ import type { Matchers, SignatureMatch, SignedContent } from "../crypto/signed-c
  * the body's SHA-256 (`bodySHA256=`) instead of the body being signed, the body and that hex digest.
  */
 export interface UrlSignedContent extends SignedContent {
-  urls: readonly string[];
+  /** The spellings in the order they are tried, made as they are (a generator): the first nearly always matches. */
+  urls: () => Iterable<string>;
   /** The matchers of the sender's HMAC, run once per spelling of the URL with it as the prefix. */
   hmac: Matchers;
   body?: Uint8Array | undefined;
@@ -37,7 +38,7 @@ export const URL_MATCHERS: Matchers = {
     ) {
       return undefined;
     }
-    for (const url of urls) {
+    for (const url of urls()) {
       const match = hmac.node(crypto, { ...content, prefix: url, matchers: undefined }, secrets);
       if (match) return match;
     }
@@ -51,7 +52,7 @@ export const URL_MATCHERS: Matchers = {
       );
       if (!bodyMatches(bodySha256, () => digest)) return undefined;
     }
-    for (const url of urls) {
+    for (const url of urls()) {
       const match = await hmac.web({ ...content, prefix: url, matchers: undefined }, secrets);
       if (match) return match;
     }

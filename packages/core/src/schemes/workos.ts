@@ -1,7 +1,7 @@
 import { hmacSecretKind } from "../crypto/secret-kind";
 import type { EventMap } from "../event-map";
 import { defineScheme } from "./define";
-import { requiredHeader, timestampOf } from "./headers";
+import { requiredHeader } from "./headers";
 import { nonEmptyString, payloadId } from "./payload-fields";
 import type { Scheme } from "./scheme";
 import { hmac, signingBytes, signingTime } from "./sign-helpers";
@@ -33,9 +33,13 @@ export const WORKOS: Scheme = /* @__PURE__ */ defineScheme({
   },
   signatureHeader: HEADER,
   read(payload, headers, secrets, toleranceSeconds) {
-    const { timestampText, signatures } = readTimedPairs(requiredHeader(headers, HEADER, DISPLAY), NAMES);
+    const {
+      timestampText,
+      timestamp: milliseconds,
+      signatures,
+    } = readTimedPairs(requiredHeader(headers, HEADER, DISPLAY), NAMES);
     const content = { prefix: `${timestampText}.`, payload, signatures };
-    const timestamp = Math.floor(timestampOf(timestampText, DISPLAY) / 1000);
+    const timestamp = Math.floor(milliseconds / 1000);
     return { content, secrets, timestamp, toleranceSeconds };
   },
   secretKind(secret) {

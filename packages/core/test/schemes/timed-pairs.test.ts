@@ -18,12 +18,22 @@ function codeOf(run: () => unknown): string | undefined {
 
 describe("readTimedPairs", () => {
   it("reads the time as sent and every well-formed signature, in any order, spaces around pairs ignored", () => {
-    expect(readTimedPairs(`t=0123,v1=${V1}`, COMMA)).toEqual({ timestampText: "0123", signatures: [V1] });
+    expect(readTimedPairs(`t=0123,v1=${V1}`, COMMA)).toEqual({
+      timestampText: "0123",
+      timestamp: 123,
+      signatures: [V1],
+    });
     expect(readTimedPairs(`v1=${V1}, t=1, v0=${V1}, v1=zz, v1=${V1}`, COMMA)).toEqual({
       timestampText: "1",
+      timestamp: 1,
       signatures: [V1, V1],
     });
     expect(readTimedPairs(`ts=1767225600;h1=${V1}`, SEMICOLON).signatures).toEqual([V1]);
+    expect(readTimedPairs(`\u00a0t=1,\tv1=${V1}\ufeff`, COMMA)).toEqual({
+      timestampText: "1",
+      timestamp: 1,
+      signatures: [V1],
+    });
   });
 
   it("answers malformed_header for a missing, repeated or malformed time, and for what is not pairs", () => {
