@@ -94,7 +94,7 @@ const hearing = new WeakSet<PgTransactionClient>();
 const ignore = () => {};
 
 /**
- * A checked-out client's connection error (the server ending its session) is emitted on the client, and unheard it
+ * A checked-out client's connection error (the server ending its connection) is emitted on the client, and unheard it
  * would end the process. Heard once per client, for its life: the statement in flight rejects with the error anyway,
  * the ROLLBACK then fails, and the client is destroyed rather than put back.
  */

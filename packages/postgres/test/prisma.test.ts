@@ -1,11 +1,11 @@
 import { PrismaPg } from "@prisma/adapter-pg";
-import { createReceiver, DEFAULTS, type MessageEvents, messageStatusOrder, sign } from "@tidings/core";
-import { QueueWorker, type QueueWorkerOptions, toQueuedDelivery, type WorkerContext } from "@tidings/core/dispatch";
+import { createReceiver, DEFAULTS, messageStatusOrder, sign } from "@tidings/core";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresServer } from "../../../test/support/postgres-server";
 import { PostgresStore, transactionsOf } from "../src/index";
 import { type Prisma, PrismaClient } from "./prisma/generated/client";
+import { job, ListWorker } from "./support/list-worker";
 
 // Prisma's interactive transaction carries the handler's row (through the generated client) and the delivery's done
 // mark (the store's statement through `$queryRawUnsafe`): the README's recipe, on a real PostgreSQL, with the client
@@ -117,32 +117,9 @@ describe("Prisma (@prisma/adapter-pg): one interactive transaction carries the h
   });
 });
 
-class ListWorker extends QueueWorker<MessageEvents, WorkerContext & { transaction: Prisma.TransactionClient }> {
-  constructor(options: QueueWorkerOptions) {
-    super(options, { system: "list", queue: "deliveries" });
-  }
-  runJob(data: unknown, attempt = 1) {
-    return this.run(data, { id: "job", attempt });
-  }
-  async close() {}
-}
-
-function job(id: string, status: "sent" | "delivered") {
-  const event = { id, type: `message.${status}`, data: { id: "msg_1", status, channel: "sms" } };
-  const context = {
-    type: event.type,
-    deliveryKey: `event:${id}`,
-    timestamp: 1,
-    secretIndex: 0,
-    verifiedBody: new Uint8Array(),
-    headers: {},
-  };
-  return toQueuedDelivery(event, context, false);
-}
-
 describe.each([false, true])("a worker's job in a Prisma transaction (order: %s)", (ordered) => {
   it("writes once: a rerun of a committed job completes as a duplicate without running the handler", async () => {
-    const worker = new ListWorker({
+    const worker = new ListWorker<Prisma.TransactionClient>({
       store: new PostgresStore({ client: pool, table: `prisma_${tables++}` }),
       transactions: prismaTransactions(),
       logger: { error() {}, warn() {} },

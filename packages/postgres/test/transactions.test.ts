@@ -173,7 +173,7 @@ describe("a claim taken in the delivery's transaction, on PostgreSQL", () => {
     });
     const first = receiver.receive(delivery("evt_5", "message.failed"));
     await running;
-    // The claim is the transaction's own first write: no other session sees a row for the key before the commit.
+    // The claim is the transaction's own first write: no other connection sees a row for the key before the commit.
     const seen = async () => (await pool.query(`select key from tx_${n}_deliveries`)).rows;
     expect(await seen()).toEqual([]);
     // The first delivery's transaction is open, holding the key: the second neither waits for it nor runs.
@@ -245,10 +245,10 @@ describe("a claim taken in the delivery's transaction, on PostgreSQL", () => {
     let drop = true;
     receiver.on("message.failed", async (event, ctx) => {
       await ctx.transaction.query(`insert into app_rows_${n} values ($1)`, [event.id ?? ""]);
-      // As when the process dies: the server ends the session, and with it the open transaction.
+      // As when the process dies: the server ends the connection, and with it the open transaction.
       if (!drop) return;
-      const [session] = (await ctx.transaction.query("select pg_backend_pid() as pid")).rows;
-      await pool.query("select pg_terminate_backend($1)", [session.pid]);
+      const [backend] = (await ctx.transaction.query("select pg_backend_pid() as pid")).rows;
+      await pool.query("select pg_terminate_backend($1)", [backend.pid]);
     });
     const answer = await receiver.receive(delivery("evt_6", "message.failed"));
     expect(answer.status).toBe(503);

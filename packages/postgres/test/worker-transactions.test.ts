@@ -1,20 +1,10 @@
 import { PGlite, type Transaction } from "@electric-sql/pglite";
-import { type MessageEvents, messageStatusOrder } from "@tidings/core";
-import { QueueWorker, type QueueWorkerOptions, toQueuedDelivery, type WorkerContext } from "@tidings/core/dispatch";
+import { messageStatusOrder } from "@tidings/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PostgresStore, pgliteTransactions } from "../src/index";
+import { job, ListWorker } from "./support/list-worker";
 
 // The worker half every engine shares, with transactions on PGlite: what a job run returns, and what it wrote.
-
-class ListWorker extends QueueWorker<MessageEvents, WorkerContext & { transaction: Transaction }> {
-  constructor(options: QueueWorkerOptions) {
-    super(options, { system: "list", queue: "deliveries" });
-  }
-  runJob(data: unknown, attempt = 1) {
-    return this.run(data, { id: "job", attempt });
-  }
-  async close() {}
-}
 
 let db: PGlite;
 let n = 0;
@@ -25,24 +15,11 @@ afterAll(async () => {
   await db?.close();
 });
 
-function job(id: string, status: "sent" | "delivered") {
-  const event = { id, type: `message.${status}`, data: { id: "msg_1", status, channel: "sms" } };
-  const context = {
-    type: event.type,
-    deliveryKey: `event:${id}`,
-    timestamp: 1,
-    secretIndex: 0,
-    verifiedBody: new Uint8Array(),
-    headers: {},
-  };
-  return toQueuedDelivery(event, context, false);
-}
-
 async function setup(ordered: boolean) {
   const table = `worker_rows_${n++}`;
   await db.query(`create table ${table} (event_id text)`);
   const store = new PostgresStore({ client: db, table: `${table}_store` });
-  const worker = new ListWorker({
+  const worker = new ListWorker<Transaction>({
     store,
     transactions: pgliteTransactions(db),
     logger: { error() {}, warn() {} },
