@@ -5,11 +5,11 @@ import { requiredHeader } from "./headers";
 import { nonEmptyString } from "./payload-fields";
 import type { Scheme } from "./scheme";
 import { hmac, signingBytes, signingTime } from "./sign-helpers";
-import { type PairNames, readTimedPairs } from "./timed-pairs";
+import { timedPairsReader } from "./timed-pairs";
 
 const HEADER = "calendly-webhook-signature";
 const DISPLAY = "Calendly-Webhook-Signature";
-const NAMES: PairNames = { separator: ",", time: "t", signature: "v1", display: DISPLAY };
+const readPairs = /* @__PURE__ */ timedPairsReader({ separator: ",", time: "t", signature: "v1", display: DISPLAY });
 
 /**
  * Calendly's events carry no id: one is the event's name, when it was created and the resource it is about
@@ -46,7 +46,7 @@ export const CALENDLY: Scheme = /* @__PURE__ */ defineScheme({
   },
   signatureHeader: HEADER,
   read(payload, headers, secrets, toleranceSeconds) {
-    const { timestampText, timestamp, signatures } = readTimedPairs(requiredHeader(headers, HEADER, DISPLAY), NAMES);
+    const { timestampText, timestamp, signatures } = readPairs(requiredHeader(headers, HEADER, DISPLAY));
     const content = { prefix: `${timestampText}.`, payload, signatures };
     return { content, secrets, timestamp, toleranceSeconds };
   },

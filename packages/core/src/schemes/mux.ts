@@ -4,11 +4,11 @@ import { requiredHeader } from "./headers";
 import { payloadId, payloadType } from "./payload-fields";
 import type { Scheme } from "./scheme";
 import { hmac, signingBytes, signingTime } from "./sign-helpers";
-import { type PairNames, readTimedPairs } from "./timed-pairs";
+import { timedPairsReader } from "./timed-pairs";
 
 const HEADER = "mux-signature";
 const DISPLAY = "Mux-Signature";
-const NAMES: PairNames = { separator: ",", time: "t", signature: "v1", display: DISPLAY };
+const readPairs = /* @__PURE__ */ timedPairsReader({ separator: ",", time: "t", signature: "v1", display: DISPLAY });
 
 /**
  * Mux (mux.com/docs/core/verify-webhook-signatures): `Mux-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`,
@@ -29,7 +29,7 @@ export const MUX: Scheme = /* @__PURE__ */ defineScheme({
   },
   signatureHeader: HEADER,
   read(payload, headers, secrets, toleranceSeconds) {
-    const { timestampText, timestamp, signatures } = readTimedPairs(requiredHeader(headers, HEADER, DISPLAY), NAMES);
+    const { timestampText, timestamp, signatures } = readPairs(requiredHeader(headers, HEADER, DISPLAY));
     const content = { prefix: `${timestampText}.`, payload, signatures };
     return { content, secrets, timestamp, toleranceSeconds };
   },

@@ -5,11 +5,11 @@ import { requiredHeader } from "./headers";
 import { nonEmptyString } from "./payload-fields";
 import type { Scheme } from "./scheme";
 import { hmac, signingBytes, signingTime } from "./sign-helpers";
-import { type PairNames, readTimedPairs } from "./timed-pairs";
+import { timedPairsReader } from "./timed-pairs";
 
 const HEADER = "paddle-signature";
 const DISPLAY = "Paddle-Signature";
-const NAMES: PairNames = { separator: ";", time: "ts", signature: "h1", display: DISPLAY };
+const readPairs = /* @__PURE__ */ timedPairsReader({ separator: ";", time: "ts", signature: "h1", display: DISPLAY });
 // Paddle's API keys: given where the notification destination's secret goes, they verify nothing.
 const API_KEY = /^pdl_(live|sdbx)_apikey_/;
 
@@ -34,7 +34,7 @@ export const PADDLE: Scheme = /* @__PURE__ */ defineScheme({
   },
   signatureHeader: HEADER,
   read(payload, headers, secrets, toleranceSeconds) {
-    const { timestampText, timestamp, signatures } = readTimedPairs(requiredHeader(headers, HEADER, DISPLAY), NAMES);
+    const { timestampText, timestamp, signatures } = readPairs(requiredHeader(headers, HEADER, DISPLAY));
     const content = { prefix: `${timestampText}:`, payload, signatures, label: "h1" };
     return { content, secrets, timestamp, toleranceSeconds };
   },

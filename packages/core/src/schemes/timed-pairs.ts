@@ -26,6 +26,23 @@ export interface TimedSignatures {
 }
 
 /**
+ * A reader of the header `names` describes. The header as senders write it (`t=<digits>,v1=<hex>`, one space after the
+ * separator allowed) is one regular-expression match; any other shape takes `readTimedPairs`, which owns every error
+ * and returns the same result for the shape matched here.
+ */
+export function timedPairsReader(names: PairNames): (value: string) => TimedSignatures {
+  const separator = names.separator.replace(/[$()*+.?[\\\]^{|}]/g, "\\$&");
+  const canonical = new RegExp(`^${names.time}=(\\d+)${separator} ?${names.signature}=([\\da-f]+)$`);
+  return (value) => {
+    const [, timestampText = "", signature = ""] = canonical.exec(value) || [];
+    if (timestampText.length <= 15 && signature.length === 64) {
+      return { timestampText, timestamp: Number(timestampText), signatures: [signature] };
+    }
+    return readTimedPairs(value, names);
+  };
+}
+
+/**
  * Reads `<time>=<digits>` and one or more `<signature>=<64 lowercase hex>` pairs, in any order. Other names (other
  * versions) and malformed signatures are skipped, as the senders' libraries skip them; a missing, repeated or
  * malformed time is `malformed_header`, no usable signature `no_supported_signature`.

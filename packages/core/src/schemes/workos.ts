@@ -5,11 +5,11 @@ import { requiredHeader } from "./headers";
 import { nonEmptyString, payloadId } from "./payload-fields";
 import type { Scheme } from "./scheme";
 import { hmac, signingBytes, signingTime } from "./sign-helpers";
-import { type PairNames, readTimedPairs } from "./timed-pairs";
+import { timedPairsReader } from "./timed-pairs";
 
 const HEADER = "workos-signature";
 const DISPLAY = "WorkOS-Signature";
-const NAMES: PairNames = { separator: ",", time: "t", signature: "v1", display: DISPLAY };
+const readPairs = /* @__PURE__ */ timedPairsReader({ separator: ",", time: "t", signature: "v1", display: DISPLAY });
 // WorkOS's API keys: given where the webhook secret goes, they verify nothing.
 const API_KEY = /^sk_(test|live)_/;
 
@@ -33,11 +33,7 @@ export const WORKOS: Scheme = /* @__PURE__ */ defineScheme({
   },
   signatureHeader: HEADER,
   read(payload, headers, secrets, toleranceSeconds) {
-    const {
-      timestampText,
-      timestamp: milliseconds,
-      signatures,
-    } = readTimedPairs(requiredHeader(headers, HEADER, DISPLAY), NAMES);
+    const { timestampText, timestamp: milliseconds, signatures } = readPairs(requiredHeader(headers, HEADER, DISPLAY));
     const content = { prefix: `${timestampText}.`, payload, signatures };
     const timestamp = Math.floor(milliseconds / 1000);
     return { content, secrets, timestamp, toleranceSeconds };
