@@ -20,6 +20,7 @@ import { ENGINE_IDS } from "./queue/engines";
 import { runQueueSuite } from "./queue/suite";
 import { type Results, type RunReport, renderReport, SECTION_KEYS, separateRunRow } from "./report";
 import { mergeReport } from "./report-merge";
+import { mergeSchemeRows } from "./schemes/merge";
 import { runSchemesSuite } from "./schemes/suite";
 import { runSecretsSuite } from "./secrets/suite";
 import { runTransactionsSuite } from "./transactions/suite";
@@ -73,7 +74,13 @@ const runs: Record<SuiteName, () => Promise<Results>> = {
   },
   hostile: async () => ({ hostile: await runHostileSuite(options.quick, log) }),
   queue: async () => ({ queue: await runQueueSuite(options.queue, options.engines, log) }),
-  schemes: async () => ({ schemes: await runSchemesSuite({ quick: options.quick, only: options.schemes }, log) }),
+  schemes: async () => {
+    const schemes = await runSchemesSuite({ quick: options.quick, only: options.schemes }, log);
+    // Some schemes into a report: their rows replace theirs among the stored ones.
+    const stored =
+      options.schemes && options.out && readSuiteFiles(chartsDir(options.out), ["schemes"]).results.schemes;
+    return { schemes: stored && options.schemes ? mergeSchemeRows(stored, schemes, options.schemes) : schemes };
+  },
   secrets: async () => ({ secrets: await runSecretsSuite({ quick: options.quick }, log) }),
 };
 

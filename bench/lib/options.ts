@@ -80,8 +80,8 @@ export interface Options {
   /** Queue engines the queue suite runs (`--engines=bullmq`); all by default. */
   engines: readonly string[];
   /**
-   * Schemes the schemes suite runs (`--schemes=twilio,plivo`); the whole catalogue by default. A run of some prints its
-   * report (or writes `--out`): BENCHMARKS.md keeps every scheme's rows.
+   * Schemes the schemes suite runs (`--schemes=twilio,plivo`); the whole catalogue by default. A run of some into a
+   * report (`--out`) replaces their rows among the report's stored ones and names them as counted apart.
    */
   schemes: readonly string[] | undefined;
   /** Where the Markdown report goes; undefined: print it only. */

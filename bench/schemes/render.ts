@@ -73,6 +73,12 @@ export function renderSchemes(results: SchemeResults, chart: readonly string[]):
     ...(results.sample ? [`Quick run (judges nothing): ${results.sample.join(", ")}.`, ""] : [summary(results), ""]),
     ...forcedFloors(results),
     ...(results.notes ?? []).flatMap((note) => [note, ""]),
+    ...(results.recounted?.length
+      ? [
+          `Counted in a later run of their own (\`--schemes=\`), with the same settings, after their code changed: ${results.recounted.join(", ")}; every other row is from the full run.`,
+          "",
+        ]
+      : []),
     ...chart,
     table(
       `scheme | size | floor computes | Tidings | floor | Tidings ÷ floor | Tidings − floor | floor target (≤ ${count(SMALL_BODY_ALLOWANCE)} above at 256 B, ≤ 1.10× from 4 KiB) | sender's library | library ÷ Tidings | SDK target (library ÷ Tidings > 1 from 4 KiB, ≥ 1 ÷ 1.05 at 256 B)`,

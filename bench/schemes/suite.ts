@@ -11,6 +11,7 @@ import { schemesNamed } from "./cases";
 import type { PreparedCase, SchemeSide } from "./child";
 import { deliveriesOf } from "./deliveries";
 import { floorOf } from "./floors";
+import { schemeOf } from "./merge";
 
 export const SCHEME_SIZES = [256, 4096, 1024 * 1024] as const;
 
@@ -43,6 +44,8 @@ export interface SchemeResults {
   sample?: string[];
   /** What the reader must know of how some rows were counted (a scheme counted again in a run of its own). */
   notes?: string[];
+  /** Schemes whose rows come from a later run of some schemes (`--schemes=`) than the others'. */
+  recounted?: string[];
 }
 
 /** At 256 B a scheme's own header work is a fixed cost the HMAC is too short to hide: it may cost this much more. */
@@ -68,9 +71,6 @@ export function settingsFor(size: number, quick: boolean): InstructionSettings {
   if (size > 100_000) return { warmupRequests: 30, windows: 3, windowRequests: 4 };
   return { warmupRequests: 3_000, windows: 5, windowRequests: 300 };
 }
-
-/** The scheme a row's name belongs to: `standard-webhooks (ed25519)` is standard-webhooks'. */
-const schemeOf = (label: string) => label.replace(/ \(.*\)$/, "");
 
 interface SchemeCount {
   schemes: PreparedCase[];

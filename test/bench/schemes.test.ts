@@ -2,6 +2,7 @@ import { catalogue } from "@tidings/core/schemes";
 import { describe, expect, it } from "vitest";
 import { casesOf } from "../../bench/schemes/cases";
 import type { SchemeDelivery } from "../../bench/schemes/deliveries";
+import { mergeSchemeRows } from "../../bench/schemes/merge";
 import { PEERS } from "../../bench/schemes/peers";
 import { renderSchemes } from "../../bench/schemes/render";
 import type { SchemeRow } from "../../bench/schemes/suite";
@@ -139,6 +140,38 @@ describe("the schemes section", () => {
     expect(text).not.toContain("primitive alone");
     const forced = renderSchemes({ rows: [row({ scheme: "formed", floor: 50_000, bareFloor: 30_000 })] }, []);
     expect(forced).toContain("beside the primitive alone: formed at 256 B 50.0 k (primitive alone 30.0 k).");
+  });
+
+  it("takes a later run of some schemes in place of their rows, keeps the others, and names the schemes counted apart", () => {
+    const stored = {
+      rows: [
+        row({ scheme: "acme" }),
+        row({ scheme: "twin" }),
+        row({ scheme: "twin (ed25519)", tidings: 1_350_000, floor: 1_340_000 }),
+        row({ scheme: "acme", size: 4096 }),
+        row({ scheme: "twin", size: 4096 }),
+      ],
+      unmeasured: [{ scheme: "gone", reason: "no secret found" }],
+      notes: ["An earlier note."],
+    };
+    const fresh = {
+      rows: [row({ scheme: "twin", tidings: 38_000 }), row({ scheme: "twin", size: 4096, tidings: 37_000 })],
+      unmeasured: [{ scheme: "gone", reason: "threw" }],
+    };
+    const merged = mergeSchemeRows(stored, fresh, ["twin", "gone"]);
+    expect(merged.rows.map(({ scheme, size, tidings }) => `${scheme} ${size} ${tidings}`)).toEqual([
+      "acme 256 40000",
+      "twin 256 38000",
+      "acme 4096 40000",
+      "twin 4096 37000",
+    ]);
+    expect(merged.unmeasured).toEqual([{ scheme: "gone", reason: "threw" }]);
+    const again = mergeSchemeRows(merged, { rows: [row({ scheme: "acme", tidings: 39_000 })] }, ["acme"]);
+    expect(again.recounted).toEqual(["twin", "gone", "acme"]);
+    const text = renderSchemes(again, []);
+    expect(text).toContain("An earlier note.");
+    expect(text).toContain("after their code changed: twin, gone, acme; every other row is from the full run.");
+    expect(renderSchemes(stored, [])).not.toContain("a later run");
   });
 
   it("judges nothing in a quick run, and names the schemes it sampled", () => {
