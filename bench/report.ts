@@ -358,7 +358,11 @@ export const SECTION_KEYS: Record<SuiteName, readonly string[]> = {
 
 /** The machine table's row for a run of some suites folded into a full report. */
 export function separateRunRow(report: RunReport): string {
-  const suites = [...report.options.suites].join(", ");
+  // A run of some schemes adds a row of its own: the full run's row stays beside it.
+  const only = report.options.schemes;
+  const suites = [...report.options.suites]
+    .map((suite) => (suite === "schemes" && only ? `schemes (${only.join(", ")})` : suite))
+    .join(", ");
   const when = `${report.machine.date}, load ${report.machine.loadAverage} / ${report.loadAtEnd}`;
   return `| ${suites}: measured in a run of its own | ${when}, ${fixed(report.seconds.total ?? 0, 0)} s: \`${report.command}\` |`;
 }

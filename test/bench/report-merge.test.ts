@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { type RunReport, separateRunRow } from "../../bench/report";
 import { mergeReport } from "../../bench/report-merge";
 
 const report = (errors: string[], targetRows: string[], httpTable: string[], sections: string) =>
@@ -103,5 +104,21 @@ describe("mergeReport", () => {
     expect(merged).toContain("instruction figures");
     expect(merged).toContain("| http: measured in a run of its own | today |");
     expect(merged).toContain("| verify at 4 KiB | 1.05× | met |");
+  });
+
+  it("keeps the full run's row beside a later run of some schemes, which names them", () => {
+    const rowOf = (schemes?: string[]) =>
+      separateRunRow({
+        machine: { date: "today", loadAverage: "1" },
+        loadAtEnd: "2",
+        seconds: { total: 60 },
+        command: "run.ts",
+        options: { suites: new Set(["schemes"]), schemes },
+      } as unknown as RunReport);
+    const schemes = { names: ["schemes"], keys: ["## Schemes"] };
+    const once = mergeReport(full, "# Benchmarks\n", schemes, rowOf());
+    const twice = mergeReport(once, "# Benchmarks\n", schemes, rowOf(["paddle", "mux"]));
+    expect(twice).toContain("| schemes: measured in a run of its own | today, load 1 / 2, 60 s: `run.ts` |");
+    expect(twice).toContain("| schemes (paddle, mux): measured in a run of its own |");
   });
 });
