@@ -56,8 +56,11 @@ export function hmacMatchers(algorithm: HmacAlgorithm): Matchers {
   const nodeKeys = new Map<SecretFormat, Map<string, unknown>>();
   const webKeys = new Map<SecretFormat, Map<string, Promise<CryptoKey> | null>>();
   const cacheOf = <Key>(caches: Map<SecretFormat, Map<string, Key>>, format: SecretFormat) => {
-    const cache = caches.get(format) ?? new Map<string, Key>();
-    caches.set(format, cache);
+    let cache = caches.get(format);
+    if (cache === undefined) {
+      cache = new Map<string, Key>();
+      caches.set(format, cache);
+    }
     return cache;
   };
   return {

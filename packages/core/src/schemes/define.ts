@@ -45,7 +45,8 @@ export type SchemeParts = Omit<Scheme, "verify" | "verifyAsync" | "secretKind"> 
 };
 
 function read(scheme: Scheme, payload: unknown, headers: HeaderSource, secret: Secret, options?: VerifyOptions) {
-  const secrets = normalizeSecrets(secret);
+  // One secret, as most receivers have, skips the general checks' iterator.
+  const secrets = typeof secret === "string" && secret !== "" ? [secret] : normalizeSecrets(secret);
   const toleranceSeconds =
     options?.toleranceSeconds === undefined && scheme.toleranceSeconds !== undefined
       ? scheme.toleranceSeconds

@@ -1,11 +1,13 @@
 import { hmacMatchers } from "../crypto/hmac-matchers";
+import { UTF8_SECRET } from "../crypto/secret-kind";
 import { WebhookVerificationError } from "../errors";
 import type { DeliveryEvent } from "../event";
 import type { EventMap } from "../event-map";
 import { encoder } from "../ground/utf8";
+import { digitsValue } from "../verification/digits";
 import { isBase64Sha256 } from "../verification/formats";
 import { defineScheme } from "./define";
-import { noSignature, requiredHeader, timestampOf } from "./headers";
+import { malformed, noSignature, requiredHeader } from "./headers";
 import { nonEmptyString } from "./payload-fields";
 import type { Scheme, SignedRequest } from "./scheme";
 import { hmac, signingBytes, signingTime } from "./sign-helpers";
@@ -24,7 +26,9 @@ const SUBSCRIPTION = /^[A-Za-z][A-Za-z0-9_.-]{0,127}$/;
 
 /** The URI as HubSpot signs it: `%3A` `%2F` `%3F` `%40` `%21` `%24` `%27` `%28` `%29` `%2A` `%2C` `%3B` decoded. */
 export const hubspotUri = (url: string): string =>
-  url.replace(DECODED, (escaped) => String.fromCharCode(Number.parseInt(escaped.slice(1), 16)));
+  url.indexOf("%") === -1
+    ? url
+    : url.replace(DECODED, (escaped) => String.fromCharCode(Number.parseInt(escaped.slice(1), 16)));
 
 function requestOf(request: SignedRequest | undefined): SignedRequest {
   if (request) return request;
@@ -100,7 +104,9 @@ export const HUBSPOT: Scheme = /* @__PURE__ */ defineScheme({
     const { method, url } = requestOf(request);
     const value = requiredHeader(headers, HEADER, DISPLAY);
     const timestampText = requiredHeader(headers, TIMESTAMP, TIMESTAMP_DISPLAY);
-    const timestamp = Math.floor(timestampOf(timestampText, TIMESTAMP_DISPLAY) / 1000);
+    const milliseconds = digitsValue(timestampText);
+    if (milliseconds < 0) throw malformed(TIMESTAMP_DISPLAY, "not 1 to 15 digits");
+    const timestamp = Math.floor(milliseconds / 1000);
     if (!isBase64Sha256(value)) throw noSignature(DISPLAY, "base64 HMAC-SHA256");
     const content = {
       prefix: method + hubspotUri(url),
@@ -110,6 +116,7 @@ export const HUBSPOT: Scheme = /* @__PURE__ */ defineScheme({
       signatures: [value],
       encoding: "base64" as const,
       label: "v3",
+      format: UTF8_SECRET,
     };
     return { content, secrets, timestamp, toleranceSeconds };
   },

@@ -1,3 +1,4 @@
+import { UTF8_SECRET } from "../crypto/secret-kind";
 import { WebhookVerificationError } from "../errors";
 import type { DeliveryEvent } from "../event";
 import type { EventMap } from "../event-map";
@@ -67,7 +68,7 @@ export const LINEAR: Scheme = /* @__PURE__ */ defineScheme({
   read(payload, headers, secrets, toleranceSeconds) {
     const hex = requiredHeader(headers, HEADER, DISPLAY);
     if (!isHexSha256(hex)) throw noSignature(DISPLAY, "HMAC-SHA256 (64 lowercase hex)");
-    const content = { prefix: "", payload, signatures: [hex], label: "sha256" };
+    const content = { prefix: "", payload, signatures: [hex], label: "sha256", format: UTF8_SECRET };
     return { content, secrets, timestamp: webhookSeconds(payload), toleranceSeconds };
   },
   typeOf: linearType,

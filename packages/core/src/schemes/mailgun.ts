@@ -2,7 +2,8 @@ import { UTF8_SECRET } from "../crypto/secret-kind";
 import { WebhookVerificationError } from "../errors";
 import type { DeliveryEvent } from "../event";
 import type { EventMap } from "../event-map";
-import { isHexSha256, isTimestampText } from "../verification/formats";
+import { digitsValue } from "../verification/digits";
+import { isHexSha256 } from "../verification/formats";
 import { defineScheme } from "./define";
 import { malformed, noSignature } from "./headers";
 import { nonEmptyString } from "./payload-fields";
@@ -19,11 +20,12 @@ function signatureOf(body: Record<string, unknown>) {
   const signature = objectField(body.signature);
   if (signature === undefined) throw new WebhookVerificationError("missing_header", "No signature object in the body.");
   const { timestamp, token, signature: hex } = signature;
-  if (typeof timestamp !== "string" || !isTimestampText(timestamp)) throw malformed(FIELD, "timestamp is not digits");
+  const seconds = typeof timestamp === "string" ? digitsValue(timestamp) : -1;
+  if (seconds < 0) throw malformed(FIELD, "timestamp is not digits");
   if (typeof token !== "string" || token.length > 256 || !TOKEN.test(token))
     throw malformed(FIELD, "token is not 1 to 256 letters and digits");
   if (typeof hex !== "string" || !isHexSha256(hex)) throw noSignature(FIELD, "signature of 64 lowercase hex");
-  return { timestamp, token, hex };
+  return { timestamp: timestamp as string, seconds, token, hex };
 }
 
 /** The verified body's `event-data`, the event handlers get. */
@@ -55,7 +57,7 @@ export const MAILGUN: Scheme = /* @__PURE__ */ defineScheme({
     testedAgainst: "Mailgun's documented algorithm (no SDK in the list verifies), written out in the test",
   },
   read(payload, headers, secrets, toleranceSeconds) {
-    const { timestamp, token, hex } = signatureOf(signedJsonBody(payload, headers, "Mailgun"));
+    const { timestamp, seconds, token, hex } = signatureOf(signedJsonBody(payload, headers, "Mailgun"));
     const content = {
       prefix: `${timestamp}${token}`,
       payload: NO_BYTES,
@@ -63,7 +65,7 @@ export const MAILGUN: Scheme = /* @__PURE__ */ defineScheme({
       label: "signature",
       format: UTF8_SECRET,
     };
-    return { content, secrets, timestamp: Number(timestamp), toleranceSeconds };
+    return { content, secrets, timestamp: seconds, toleranceSeconds };
   },
   parse: parseMailgun,
   typeOf: (event) => nonEmptyString(event.event),

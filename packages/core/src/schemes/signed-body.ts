@@ -3,6 +3,7 @@ import type { HeaderSource } from "../http/headers";
 import { malformed, requiredHeader } from "./headers";
 
 const decoder = /* @__PURE__ */ new TextDecoder();
+const JSON_TYPE = /^application\/json\b/i;
 
 /** The bytes a body-signed scheme's HMAC covers besides its own prefix: none. */
 export const NO_BYTES = /* @__PURE__ */ new Uint8Array(0);
@@ -14,7 +15,9 @@ export const NO_BYTES = /* @__PURE__ */ new Uint8Array(0);
  */
 export function signedJsonBody(payload: Uint8Array, headers: HeaderSource, sender: string): Record<string, unknown> {
   const type = requiredHeader(headers, "content-type", "Content-Type");
-  if (!/^application\/json\b/i.test(type)) throw malformed("Content-Type", `${sender} signs inside a JSON body`);
+  // The type as senders write it is checked without the regex that admits its other spellings.
+  if (type !== "application/json" && !JSON_TYPE.test(type))
+    throw malformed("Content-Type", `${sender} signs inside a JSON body`);
   let value: unknown;
   try {
     value = JSON.parse(decoder.decode(payload));
