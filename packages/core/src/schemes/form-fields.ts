@@ -21,32 +21,32 @@ export function formFields(body: Uint8Array | string): Map<string, string[]> {
 
 /**
  * The form's fields in the order sent, as `URLSearchParams` reads them (see `formFields`), without it where it can:
- * the text split at each `&` (empty parts skipped), each part at its first `=`, each side with a `+` or a `%` decoded
- * by `decodeURIComponent` once `+` is a space. A side it refuses (a `%` without two hex digits, escapes that are no
- * UTF-8) is one `URLSearchParams` writes U+FFFD into or keeps as sent, and so is text with a lone surrogate: those are
- * read by `URLSearchParams`.
+ * the text split at each `&` (empty parts skipped), each part at its first `=`, each side with a `%` decoded by
+ * `decodeURIComponent` once `+` is a space. Where it refuses a side (a `%` without two hex digits, escapes that are no
+ * UTF-8: what `URLSearchParams` keeps as sent or writes U+FFFD for), and for text with a lone surrogate, the whole form
+ * is read by `URLSearchParams`, at most once more.
  */
 export function formPairs(body: Uint8Array | string): [string, string][] {
   const text = typeof body === "string" ? body : decoder.decode(body);
-  if (!text.isWellFormed()) return paramsPairs(text);
-  const pairs: [string, string][] = [];
-  for (const part of text.split("&")) {
-    const equals = part.indexOf("=");
-    if (part)
-      pairs.push(
-        equals === -1 ? [decoded(part), ""] : [decoded(part.slice(0, equals)), decoded(part.slice(equals + 1))],
-      );
-  }
-  return pairs;
+  try {
+    if (text.isWellFormed()) {
+      const pairs: [string, string][] = [];
+      for (const part of text.split("&")) {
+        const equals = part.indexOf("=");
+        if (part)
+          pairs.push(
+            equals === -1 ? [decoded(part), ""] : [decoded(part.slice(0, equals)), decoded(part.slice(equals + 1))],
+          );
+      }
+      return pairs;
+    }
+  } catch {}
+  return paramsPairs(text);
 }
 
 function decoded(raw: string): string {
   const spaced = raw.includes("+") ? raw.replaceAll("+", " ") : raw;
-  try {
-    return spaced.includes("%") ? decodeURIComponent(spaced) : spaced;
-  } catch {
-    return (paramsPairs(`_=${raw}`)[0] as [string, string])[1];
-  }
+  return spaced.includes("%") ? decodeURIComponent(spaced) : spaced;
 }
 
 /** The form's fields read by `URLSearchParams` (see `formPairs`). */
