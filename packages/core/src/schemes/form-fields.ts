@@ -11,7 +11,7 @@ const decoder = /* @__PURE__ */ new TextDecoder();
  */
 export function formFields(body: Uint8Array | string): Map<string, string[]> {
   const fields = new Map<string, string[]>();
-  for (const [name, value] of formParams(body)) {
+  for (const [name, value] of formPairs(body)) {
     const values = fields.get(name);
     if (values) values.push(value);
     else fields.set(name, [value]);
@@ -19,42 +19,66 @@ export function formFields(body: Uint8Array | string): Map<string, string[]> {
   return fields;
 }
 
-/** The form's fields as `URLSearchParams`, in the order sent (see `formFields`). */
-function formParams(body: Uint8Array | string): URLSearchParams {
+/**
+ * The form's fields in the order sent, as `URLSearchParams` reads them (see `formFields`), without it where it can:
+ * the text split at each `&` (empty parts skipped), each part at its first `=`, each side with a `%` decoded by
+ * `decodeURIComponent` once `+` is a space. Where it refuses a side (a `%` without two hex digits, escapes that are no
+ * UTF-8: what `URLSearchParams` keeps as sent or writes U+FFFD for), and for text with a lone surrogate, the whole form
+ * is read by `URLSearchParams`, at most once more.
+ */
+export function formPairs(body: Uint8Array | string): [string, string][] {
   const text = typeof body === "string" ? body : decoder.decode(body);
-  // URLSearchParams drops one leading `?`, which a form body keeps as part of its first name.
-  return new URLSearchParams(text.startsWith("?") ? `&${text}` : text);
+  try {
+    if (text.isWellFormed()) {
+      const pairs: [string, string][] = [];
+      for (const part of text.split("&")) {
+        const equals = part.indexOf("=");
+        if (part)
+          pairs.push(
+            equals === -1 ? [decoded(part), ""] : [decoded(part.slice(0, equals)), decoded(part.slice(equals + 1))],
+          );
+      }
+      return pairs;
+    }
+  } catch {}
+  return paramsPairs(text);
 }
+
+function decoded(raw: string): string {
+  const spaced = raw.includes("+") ? raw.replaceAll("+", " ") : raw;
+  return spaced.includes("%") ? decodeURIComponent(spaced) : spaced;
+}
+
+/** The form's fields read by `URLSearchParams` (see `formPairs`). */
+// URLSearchParams drops one leading `?`, which a form body keeps as part of its first name.
+export const paramsPairs = (text: string): [string, string][] => [
+  ...new URLSearchParams(text.startsWith("?") ? `&${text}` : text),
+];
+
+/** By name, then value, by UTF-16 code units (as JavaScript's `sort`). */
+const compare = ([name, value]: [string, string], [other, otherValue]: [string, string]) =>
+  name < other ? -1 : name > other ? 1 : value < otherValue ? -1 : value > otherValue ? 1 : 0;
 
 /**
  * What a sender that signs a form's fields signs of them: the fields sorted by name (by UTF-16 code units, as
- * JavaScript's `sort`), a repeated name's values sorted too (only its distinct values, with `distinct`), each field
- * written by `pair`. Sorted in place by `URLSearchParams`, with no map of the fields.
+ * JavaScript's `sort`), a repeated name's values sorted too (each value once, with `distinct`), each field written
+ * name + `between` + value, joined by `separator`. Undefined when the form has no field.
  */
-export function sortedFormPairs(
+export function sortedForm(
   body: Uint8Array | string,
-  pair: (name: string, value: string) => string,
+  between: string,
+  separator: string,
   distinct: boolean,
-): string[] {
-  const params = formParams(body);
-  params.sort();
-  const parts: string[] = [];
-  let name: string | undefined;
-  let values: string[] = [];
-  const flush = () => {
-    if (values.length > 1) values = distinct ? [...new Set(values)].sort() : values.sort();
-    for (const value of values) parts.push(pair(name as string, value));
-  };
-  for (const [field, value] of params) {
-    if (field !== name) {
-      flush();
-      name = field;
-      values = [];
-    }
-    values.push(value);
+): string | undefined {
+  const pairs = formPairs(body).sort(compare);
+  let text: string | undefined;
+  let last: [string, string] | undefined;
+  for (const pair of pairs) {
+    if (distinct && last && compare(last, pair) === 0) continue;
+    text = (text === undefined ? "" : text + separator) + pair[0] + between + pair[1];
+    last = pair;
   }
-  flush();
-  return parts;
+  return text;
 }
 
 /**
@@ -76,6 +100,3 @@ export function isFormBody(headers: HeaderSource): boolean {
 export function isJsonBody(headers: HeaderSource): boolean {
   return /^\s*application\/([\w.-]+\+)?json\s*(;|$)/i.test(headerValue(headers, "content-type") ?? "");
 }
-
-/** The names in the order senders sort them when they sign a form: by UTF-16 code units, as JavaScript's `sort`. */
-export const sortedNames = (fields: Map<string, string[]>): string[] => [...fields.keys()].sort();

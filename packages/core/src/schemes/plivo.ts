@@ -2,7 +2,7 @@ import type { DeliveryEvent } from "../event";
 import type { EventMap } from "../event-map";
 import { isBase64Sha256 } from "../verification/formats";
 import { defineScheme } from "./define";
-import { formEvent, formFields, sortedFormPairs } from "./form-fields";
+import { formEvent, formFields, sortedForm } from "./form-fields";
 import { malformed, noSignature, requiredHeader } from "./headers";
 import type { Scheme, SignedRequest } from "./scheme";
 import { hmac, signingBytes } from "./sign-helpers";
@@ -24,9 +24,6 @@ function requestOf(request: SignedRequest | undefined): SignedRequest {
   );
 }
 
-const assigned = (name: string, value: string) => `${name}=${value}`;
-const joined = (name: string, value: string) => name + value;
-
 /**
  * What Plivo signs before `.<nonce>`, as `plivo`'s `validateV3Signature` builds it: the URL's scheme, host, port (as
  * written) and path; then, if the query has fields or the POST body does, `?` and the query's fields decoded and
@@ -37,10 +34,10 @@ export function plivoBaseString(method: string, url: string, body: Uint8Array): 
   if (!match) return url;
   const [, scheme, host, path, query] = match as unknown as [string, string, string, string, string | undefined];
   const base = `${scheme}://${host}${path.trim()}`;
-  const queryText = sortedFormPairs(query ?? "", assigned, false).join("&");
-  const fields = method === "POST" ? sortedFormPairs(body, joined, false) : [];
-  if (queryText === "" && fields.length === 0) return base;
-  return `${base}?${queryText}${queryText !== "" && fields.length > 0 ? "." : ""}${fields.join("")}`;
+  const queryText = sortedForm(query ?? "", "=", "&", false) ?? "";
+  const fields = method === "POST" ? sortedForm(body, "", "", false) : undefined;
+  if (queryText === "" && fields === undefined) return base;
+  return `${base}?${queryText}${queryText !== "" && fields !== undefined ? "." : ""}${fields ?? ""}`;
 }
 
 const status = (value: unknown) => (typeof value === "string" && STATUS.test(value) ? value : undefined);
@@ -89,7 +86,8 @@ export const PLIVO: Scheme = /* @__PURE__ */ defineScheme({
     const { method, url } = requestOf(request);
     const list = requiredHeader(headers, HEADER, DISPLAY);
     const nonce = requiredHeader(headers, NONCE, NONCE_DISPLAY);
-    const entries = list.split(",");
+    // One signature, nearly always: no split.
+    const entries = list.includes(",") ? list.split(",") : [list];
     if (entries.length > MAX_SIGNATURES) throw malformed(DISPLAY, `more than ${MAX_SIGNATURES} signatures`);
     const signatures = entries.filter(isBase64Sha256);
     if (signatures.length === 0) throw noSignature(DISPLAY, "base64 HMAC-SHA256");

@@ -5,7 +5,7 @@ import type { EventMap } from "../event-map";
 import { type HeaderSource, headerValue } from "../http/headers";
 import { isBase64Sha1, isBase64Sha256 } from "../verification/formats";
 import { defineScheme } from "./define";
-import { formEvent, formFields, isJsonBody, sortedFormPairs } from "./form-fields";
+import { formEvent, formFields, isJsonBody, sortedForm } from "./form-fields";
 import { noSignature, requiredHeader } from "./headers";
 import type { Scheme, SignedRequest } from "./scheme";
 import { hmacWith, signingBytes } from "./sign-helpers";
@@ -26,7 +26,7 @@ const EVENT_TYPE = /^[A-Za-z][A-Za-z0-9_.-]{0,127}$/;
 
 /** The algorithm `X-Twilio-Webhooks-Signature-Settings` names (`key=…,algorithm=HMAC_SHA256`); HMAC_SHA1 without one. */
 function algorithmOf(headers: HeaderSource): string {
-  for (const part of (headerValue(headers, SETTINGS) ?? "").split(",")) {
+  for (const part of headerValue(headers, SETTINGS)?.split(",") ?? []) {
     const separator = part.indexOf("=");
     if (separator !== -1 && part.slice(0, separator).trim() === "algorithm") {
       const algorithm = part.slice(separator + 1).trim();
@@ -36,39 +36,33 @@ function algorithmOf(headers: HeaderSource): string {
   return "HMAC_SHA1";
 }
 
-/** The URL's parts, without normalising it: what Twilio signed is the URL as it called it. */
-function splitUrl(url: string) {
-  const match = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)/i.exec(url);
-  if (!match) return undefined;
-  const [prefix, scheme, authority] = match as unknown as [string, string, string];
-  const userInfoEnd = authority.lastIndexOf("@");
-  const hostAndPort = authority.slice(userInfoEnd + 1);
-  const portStart = hostAndPort.indexOf(":", hostAndPort.lastIndexOf("]") + 1);
-  return {
-    head:
-      scheme + authority.slice(0, userInfoEnd + 1) + (portStart === -1 ? hostAndPort : hostAndPort.slice(0, portStart)),
-    port: portStart === -1 ? "" : hostAndPort.slice(portStart),
-    defaultPort: scheme.toLowerCase() === "https://" ? ":443" : ":80",
-    rest: url.slice(prefix.length),
-  };
+/**
+ * The URL without its port, then with it (the scheme's default added when there is none), as `twilio`'s
+ * `validateRequest` splits it, not normalised: the authority follows `<scheme>://` up to `/`, `?` or `#`, its port is
+ * the first `:` after its last `@` or `]`. The URL alone where it starts with no `<scheme>://`.
+ */
+function spellingsOf(url: string): string[] {
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(url);
+  if (!authority) return [url];
+  const end = authority[0].length;
+  let colon = -1;
+  for (let at = end - (authority[1] as string).length; at < end; at++) {
+    const code = url.charCodeAt(at);
+    if (code === 0x40 || code === 0x5d) colon = -1;
+    else if (code === 0x3a && colon === -1) colon = at;
+  }
+  if (colon !== -1) return [url.slice(0, colon) + url.slice(end), url];
+  return [url, `${url.slice(0, end)}${/^https:/i.test(url) ? ":443" : ":80"}${url.slice(end)}`];
 }
 
 /**
- * The spellings of the URL Twilio may have signed, in the order `twilio`'s `validateRequest` tries them: as received
- * without its port and with it (the scheme's default added when there is none), then the same of the URL as `new URL`
- * normalises it. Not tried: the SDK's last resort, the query re-encoded by Node's legacy `querystring`.
+ * The spellings of the URL Twilio may have signed after `spellings` (the URL's own, the first of which is tried
+ * first), in the order `twilio`'s `validateRequest` tries them: then the same of the URL as `new URL` normalises it,
+ * made only when the URL as received did not match. Not tried: the SDK's last resort, the query re-encoded by Node's
+ * legacy `querystring`.
  */
-function* urlSpellings(url: string): Generator<string> {
-  const spellings: string[] = [];
-  const both = (one: string) => {
-    const parts = splitUrl(one);
-    return parts ? [parts.head + parts.rest, parts.head + (parts.port || parts.defaultPort) + parts.rest] : [one];
-  };
-  // Made as they are tried: the URL as received nearly always matches, and `new URL` is never called.
-  for (const spelling of both(url)) {
-    if (!spellings.includes(spelling)) yield spelling;
-    spellings.push(spelling);
-  }
+export function* laterSpellings(url: string, spellings: string[]): Generator<string> {
+  yield* spellings.slice(1);
   let normalised: string | undefined;
   try {
     normalised = new URL(url).href;
@@ -76,11 +70,18 @@ function* urlSpellings(url: string): Generator<string> {
     normalised = undefined;
   }
   if (normalised === undefined || normalised === url) return;
-  for (const spelling of both(normalised)) {
-    if (!spellings.includes(spelling)) yield spelling;
-    spellings.push(spelling);
+  const tried = [...spellings];
+  for (const spelling of spellingsOf(normalised)) {
+    if (!tried.includes(spelling)) yield spelling;
+    tried.push(spelling);
   }
 }
+
+/** The spellings of the URL, in the order they are tried (see `laterSpellings`). */
+export const urlSpellings = (url: string): string[] => {
+  const spellings = spellingsOf(url);
+  return [spellings[0] as string, ...laterSpellings(url, spellings)];
+};
 
 /** The hex SHA-256 a JSON delivery's URL names (`?bodySHA256=`); undefined for a form delivery. */
 function bodySha256Of(url: string): string | undefined {
@@ -93,10 +94,8 @@ function bodySha256Of(url: string): string | undefined {
 
 /** Each field's name followed by its value, names sorted, a repeated name's distinct values sorted: what Twilio signs. */
 export function twilioFormString(body: Uint8Array): string {
-  return sortedFormPairs(body, joined, true).join("");
+  return sortedForm(body, "", "", true) ?? "";
 }
-
-const joined = (name: string, value: string) => name + value;
 
 function requestOf(request: SignedRequest | undefined): SignedRequest {
   if (request) return request;
@@ -167,8 +166,9 @@ export const TWILIO: Scheme = /* @__PURE__ */ defineScheme({
     const wellFormed = hmac === SHA1 ? isBase64Sha1(value) : isBase64Sha256(value);
     if (!wellFormed) throw noSignature(DISPLAY, `base64 ${algorithm}`);
     const bodySha256 = bodySha256Of(url);
+    const spellings = spellingsOf(url);
     const content: UrlSignedContent = {
-      prefix: url,
+      prefix: spellings[0] as string,
       payload: EMPTY,
       // The form's string follows the URL; as a suffix, node:crypto's HMAC encodes it without a copy of its own.
       suffix: bodySha256 === undefined ? twilioFormString(payload) : undefined,
@@ -176,7 +176,7 @@ export const TWILIO: Scheme = /* @__PURE__ */ defineScheme({
       encoding: "base64",
       label: DISPLAY,
       matchers: URL_MATCHERS,
-      urls: () => urlSpellings(url),
+      urls: () => laterSpellings(url, spellings),
       hmac,
       body: bodySha256 === undefined ? undefined : payload,
       bodySha256,

@@ -5,10 +5,11 @@ import type { Matchers, SignatureMatch, SignedContent } from "../crypto/signed-c
 /**
  * What a sender that signs the URL it called (Twilio) has signed: the content's payload after one of several spellings
  * of that URL (with and without the port…), any of which may be the one the sender used; and, where the URL carries
- * the body's SHA-256 (`bodySHA256=`) instead of the body being signed, the body and that hex digest.
+ * the body's SHA-256 (`bodySHA256=`) instead of the body being signed, the body and that hex digest. The prefix is the
+ * spelling tried first.
  */
 export interface UrlSignedContent extends SignedContent {
-  /** The spellings in the order they are tried, made as they are (a generator): the first nearly always matches. */
+  /** The spellings tried after the prefix, in order, made as they are (a generator): the prefix nearly always matches. */
   urls: () => Iterable<string>;
   /** The matchers of the sender's HMAC, run once per spelling of the URL with it as the prefix. */
   hmac: Matchers;
@@ -29,6 +30,7 @@ export const URL_MATCHERS: Matchers = {
   node(crypto, content, secrets) {
     const { urls, hmac, body, bodySha256 } = content as UrlSignedContent;
     if (
+      bodySha256 !== undefined &&
       !bodyMatches(bodySha256, () =>
         crypto
           .createHash("sha256")
@@ -38,11 +40,12 @@ export const URL_MATCHERS: Matchers = {
     ) {
       return undefined;
     }
-    for (const url of urls()) {
-      const match = hmac.node(crypto, { ...content, prefix: url, matchers: undefined }, secrets);
-      if (match) return match;
+    let match = hmac.node(crypto, content, secrets);
+    for (const url of match ? [] : urls()) {
+      match = hmac.node(crypto, { ...content, prefix: url, matchers: undefined }, secrets);
+      if (match) break;
     }
-    return undefined;
+    return match;
   },
   async web(content, secrets): Promise<SignatureMatch | undefined> {
     const { urls, hmac, body, bodySha256 } = content as UrlSignedContent;
@@ -52,10 +55,11 @@ export const URL_MATCHERS: Matchers = {
       );
       if (!bodyMatches(bodySha256, () => digest)) return undefined;
     }
-    for (const url of urls()) {
-      const match = await hmac.web({ ...content, prefix: url, matchers: undefined }, secrets);
-      if (match) return match;
+    let match = await hmac.web(content, secrets);
+    for (const url of match ? [] : urls()) {
+      match = await hmac.web({ ...content, prefix: url, matchers: undefined }, secrets);
+      if (match) break;
     }
-    return undefined;
+    return match;
   },
 };

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { WebhookVerificationError } from "../../src/entries";
 import { hubspot, plivo, type Scheme, slack, square, twilio } from "../../src/entries/schemes";
+import { urlSpellings } from "../../src/schemes/twilio";
 
 const NOW = 1_800_000_000;
 const at = { now: () => NOW * 1000 };
@@ -156,5 +157,57 @@ describe("slack, form bodies", () => {
     expect(typeOf("/deploy")).toBe("/deploy");
     expect(typeOf("/déployer")).toBe("/déployer");
     for (const command of ["deploy", "/", "/a b", "/a/b", "app_mention"]) expect(typeOf(command)).toBeUndefined();
+  });
+});
+
+describe("twilio, the spellings of the URL it tries", () => {
+  // How `twilio`'s validateRequest splits a URL, written as a pattern: the spellings Twilio may have signed.
+  const reference = (url: string): string[] => {
+    const both = (one: string) => {
+      const match = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)/i.exec(one);
+      if (!match) return [one];
+      const [prefix, scheme, authority] = match as unknown as [string, string, string];
+      const userInfoEnd = authority.lastIndexOf("@");
+      const hostAndPort = authority.slice(userInfoEnd + 1);
+      const portStart = hostAndPort.indexOf(":", hostAndPort.lastIndexOf("]") + 1);
+      const head =
+        scheme +
+        authority.slice(0, userInfoEnd + 1) +
+        (portStart === -1 ? hostAndPort : hostAndPort.slice(0, portStart));
+      const port = portStart === -1 ? "" : hostAndPort.slice(portStart);
+      const rest = one.slice(prefix.length);
+      return [head + rest, head + (port || (scheme.toLowerCase() === "https://" ? ":443" : ":80")) + rest];
+    };
+    let normalised: string | undefined;
+    try {
+      normalised = new URL(url).href;
+    } catch {
+      normalised = undefined;
+    }
+    const all = [...both(url), ...(normalised === undefined || normalised === url ? [] : both(normalised))];
+    return all.filter((spelling, index) => all.indexOf(spelling) === index);
+  };
+  const piece = fc.constantFrom(
+    ..."https HTTPS http Http h2+x.y-z 1http :// :/ @ [ ] : :443 :80 :8443 / ? # . - + a 1 é %20".split(" "),
+    "hooks.example.com",
+    "[::1]",
+    "user:pa:ss@",
+    " ",
+  );
+  const urls = fc.oneof(
+    fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join("")),
+    fc
+      .tuple(fc.constantFrom("https://", "HTTP://", "ftp://"), fc.array(piece, { maxLength: 8 }))
+      .map(([scheme, pieces]) => scheme + pieces.join("")),
+    fc.webUrl({ withQueryParameters: true, withFragments: true }),
+  );
+
+  it("are those validateRequest tries, in its order, the first one without a generator", () => {
+    fc.assert(
+      fc.property(urls, (url) => {
+        expect(urlSpellings(url)).toEqual(reference(url));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
