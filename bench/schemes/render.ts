@@ -75,7 +75,7 @@ export function renderSchemes(results: SchemeResults, chart: readonly string[]):
     ...(results.notes ?? []).flatMap((note) => [note, ""]),
     ...(results.recounted?.length
       ? [
-          `Counted in a later run of their own (\`--schemes=\`), with the same settings, after their code changed: ${results.recounted.join(", ")}; every other row is from the full run.`,
+          `Counted in a later run of their own (\`--schemes=\`), with the same settings: ${results.recounted.join(", ")}; every other row is from the full run.`,
           "",
         ]
       : []),

@@ -170,7 +170,7 @@ describe("the schemes section", () => {
     expect(again.recounted).toEqual(["twin", "gone", "acme"]);
     const text = renderSchemes(again, []);
     expect(text).toContain("An earlier note.");
-    expect(text).toContain("after their code changed: twin, gone, acme; every other row is from the full run.");
+    expect(text).toContain("with the same settings: twin, gone, acme; every other row is from the full run.");
     expect(renderSchemes(stored, [])).not.toContain("a later run");
   });
 
