@@ -14,9 +14,11 @@ const anyString = fc.string({ unit, maxLength: 10 });
 
 describe("deliveryKeyOf", () => {
   it("keys by the event id, else by the matched signature, scoped when the endpoint has a scope", () => {
-    expect(deliveryKeyOf("evt_1", "sig", undefined)).toBe("event:evt_1");
-    expect(deliveryKeyOf(undefined, "sig", undefined)).toBe("signature:sig");
-    expect(deliveryKeyOf("evt_1", "sig", "acct 42")).toBe(`endpoint:${encodeURIComponent("acct 42")}:event:evt_1`);
+    expect(deliveryKeyOf("evt_1", { signature: "sig" }, undefined)).toBe("event:evt_1");
+    expect(deliveryKeyOf(undefined, { signature: "sig" }, undefined)).toBe("signature:sig");
+    expect(deliveryKeyOf("evt_1", { signature: "sig" }, "acct 42")).toBe(
+      `endpoint:${encodeURIComponent("acct 42")}:event:evt_1`,
+    );
   });
 
   it("property: two deliveries share a key only when their id (or, without one, signature) and scope are equal", () => {
@@ -30,7 +32,7 @@ describe("deliveryKeyOf", () => {
         const same =
           a.scope === b.scope &&
           (a.id === undefined ? b.id === undefined && a.signature === b.signature : a.id === b.id);
-        expect(deliveryKeyOf(a.id, a.signature, a.scope) === deliveryKeyOf(b.id, b.signature, b.scope)).toBe(same);
+        expect(deliveryKeyOf(a.id, a, a.scope) === deliveryKeyOf(b.id, b, b.scope)).toBe(same);
       }),
       { numRuns: 5_000 },
     );

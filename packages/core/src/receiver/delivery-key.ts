@@ -2,10 +2,15 @@
  * The key a delivery is claimed and remembered under: its event id when the scheme (or `idOf`) finds one, else the
  * signature that matched (a value no attacker can vary), scoped by the endpoint's dedup scope when it has one. A
  * scheme whose sender signs no id makes one from what is signed (GitHub's `github:<signature>`), never from a header
- * the signature does not cover: such a value could be any other sender's event id.
+ * the signature does not cover: such a value could be any other sender's event id. The match's signature is read only
+ * when there is no id: a token's is the body's hash, made when read.
  */
-export function deliveryKeyOf(id: string | undefined, signature: string, dedupScope: string | undefined): string {
-  const key = id === undefined ? `signature:${signature}` : `event:${id}`;
+export function deliveryKeyOf(
+  id: string | undefined,
+  match: { readonly signature: string },
+  dedupScope: string | undefined,
+): string {
+  const key = id === undefined ? `signature:${match.signature}` : `event:${id}`;
   // Two scopes (endpoints, unless the resolver says otherwise) never suppress each other's events.
   return dedupScope === undefined ? key : endpointKey(dedupScope, key);
 }

@@ -199,11 +199,11 @@ export class Receiver<Events extends EventMap = MessageEvents, Context extends D
     const validating = validated(parts, read);
     const event = isPromiseLike(validating) ? await validating : validating;
     if (isAnswer(event)) return event;
-    const { signature, timestamp, secretIndex } = verified.verified;
+    const { match, timestamp, secretIndex } = verified.verified;
     const { active } = verified;
     const context: DeliveryContext = {
       type: read.type,
-      deliveryKey: deliveryKeyOf(read.id, signature, found.dedupScope),
+      deliveryKey: deliveryKeyOf(read.id, match, found.dedupScope),
       timestamp,
       secretIndex: active ? (active.indexes[secretIndex] as number) : secretIndex,
       endpoint: found.endpoint,

@@ -45,21 +45,22 @@ export type SchemeParts = Omit<Scheme, "verify" | "verifyAsync" | "secretKind"> 
 };
 
 function read(scheme: Scheme, payload: unknown, headers: HeaderSource, secret: Secret, options?: VerifyOptions) {
-  // One secret, as most receivers have, skips the general checks' iterator.
+  // One secret and the bytes a server hands over, as most calls pass them, need none of the general checks.
   const secrets = typeof secret === "string" && secret !== "" ? [secret] : normalizeSecrets(secret);
   const toleranceSeconds =
     options?.toleranceSeconds === undefined && scheme.toleranceSeconds !== undefined
       ? scheme.toleranceSeconds
       : resolveTolerance(options);
-  return scheme.read(requirePayloadBytes(payload), headers, secrets, toleranceSeconds, options?.request);
+  const bytes = payload instanceof Uint8Array ? payload : requirePayloadBytes(payload);
+  return scheme.read(bytes, headers, secrets, toleranceSeconds, options?.request);
 }
 
 const SUFFIX_NEEDS_MATCHERS =
   "A signed content with a suffix names its matchers: hmacMatchers honour it, the default does not";
 
 /**
- * The standalone verify's result, as `requireMatchInWindow` checks it, without reading the match's signature: a
- * token's is the body's hash, made only when read (the Receiver's dedup key).
+ * The standalone verify's result, checked as `requireMatchInWindow` checks it, built without the match the Receiver
+ * keeps (a token's signature is the body's hash, made only when read): one object, not two.
  */
 function resultInWindow(
   delivery: SignedDelivery,

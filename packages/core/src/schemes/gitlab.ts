@@ -1,3 +1,4 @@
+import { UTF8_SECRET } from "../crypto/secret-kind";
 import { TOKEN_MATCHERS } from "../crypto/token-matchers";
 import type { DeliveryEvent } from "../event";
 import type { EventMap } from "../event-map";
@@ -48,7 +49,14 @@ export const GITLAB: Scheme = /* @__PURE__ */ defineScheme({
   signatureHeader: HEADER,
   read(payload, headers, secrets, toleranceSeconds) {
     const token = requiredHeader(headers, HEADER, DISPLAY);
-    const content = { prefix: "", payload, signatures: [token], label: DISPLAY, matchers: TOKEN_MATCHERS };
+    const content = {
+      prefix: "",
+      payload,
+      signatures: [token],
+      label: DISPLAY,
+      matchers: TOKEN_MATCHERS,
+      format: UTF8_SECRET,
+    };
     return { content, secrets, timestamp: undefined, toleranceSeconds };
   },
   secretKind: tokenSecretKind,

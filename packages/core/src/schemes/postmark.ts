@@ -1,6 +1,8 @@
 import { base64ToBytes, bytesToBase64 } from "../crypto/base64";
+import { remember } from "../crypto/key-cache";
 import type { SecretKind } from "../crypto/secret-kind";
-import { TOKEN_MATCHERS } from "../crypto/token-matchers";
+import { UTF8_SECRET } from "../crypto/secret-kind";
+import { type ExpectedToken, expectedToken, sameToken, TOKEN_MATCHERS } from "../crypto/token-matchers";
 import type { DeliveryEvent } from "../event";
 import type { EventMap } from "../event-map";
 import { encoder } from "../ground/utf8";
@@ -18,7 +20,7 @@ const BASIC = /^basic ([A-Za-z0-9+/]+={0,2})$/i;
 const decoder = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true });
 
 /** The `user:password` a Basic header carries; malformed when it is not Basic, base64, UTF-8 and `user:password`. */
-function credentials(value: string): string {
+export function credentials(value: string): string {
   const [, base64 = ""] = BASIC.exec(value) ?? [];
   let text: string | undefined;
   try {
@@ -30,6 +32,45 @@ function credentials(value: string): string {
     throw malformed(DISPLAY, "Basic credentials are `Basic <base64 of user:password>`");
   }
   return text;
+}
+
+/** The header a secret's sender writes (`Basic ` and its padded base64), and the credentials `credentials` reads in it. */
+interface SentHeader {
+  header: ExpectedToken;
+  credentials: string;
+}
+
+// Each secret's header, made once; `null`: its header is malformed (no `:` in it). The last one is found without a lookup.
+const sentHeaders = /* @__PURE__ */ new Map<string, SentHeader | null>();
+let last: { secret: string; sent: SentHeader | null } | undefined;
+
+function sentHeaderOf(secret: string): SentHeader | null {
+  let sent = sentHeaders.get(secret);
+  if (sent === undefined) {
+    const bytes = encoder.encode(secret);
+    const text = decoder.decode(bytes);
+    const header = encoder.encode(`Basic ${bytesToBase64(bytes)}`);
+    sent = remember(
+      sentHeaders,
+      secret,
+      text.includes(":") ? { header: expectedToken(header), credentials: text } : null,
+    );
+  }
+  last = { secret, sent };
+  return sent;
+}
+
+/**
+ * `credentials(value)` where the header is one a secret's sender writes: compared with each secret's, in constant time,
+ * rather than decoded. Undefined for any other header, which `credentials` reads (and refuses) instead.
+ */
+export function sentCredentials(value: string, secrets: readonly string[]): string | undefined {
+  for (let i = 0; i < secrets.length; i++) {
+    const secret = secrets[i] as string;
+    const sent = last?.secret === secret ? last.sent : sentHeaderOf(secret);
+    if (sent !== null && sameToken(value, sent.header)) return sent.credentials;
+  }
+  return undefined;
 }
 
 /** Postmark's secret is the credentials written in the webhook's URL: `user:password`. */
@@ -67,8 +108,16 @@ export const POSTMARK: Scheme = /* @__PURE__ */ defineScheme({
   },
   signatureHeader: HEADER,
   read(payload, headers, secrets, toleranceSeconds) {
-    const token = credentials(requiredHeader(headers, HEADER, DISPLAY));
-    const content = { prefix: "", payload, signatures: [token], label: DISPLAY, matchers: TOKEN_MATCHERS };
+    const value = requiredHeader(headers, HEADER, DISPLAY);
+    const token = sentCredentials(value, secrets) ?? credentials(value);
+    const content = {
+      prefix: "",
+      payload,
+      signatures: [token],
+      label: DISPLAY,
+      matchers: TOKEN_MATCHERS,
+      format: UTF8_SECRET,
+    };
     return { content, secrets, timestamp: undefined, toleranceSeconds };
   },
   secretKind: postmarkSecretKind,

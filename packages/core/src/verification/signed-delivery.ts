@@ -26,8 +26,11 @@ export interface VerifyResult {
   secretIndex: number;
 }
 
-/** What the Receiver also needs: the `v1` that matched is a dedup key no attacker can vary. */
-export type VerifiedDelivery = VerifyResult & SignatureMatch;
+/**
+ * What the Receiver also needs: the match, whose signature (the `v1` that matched) is a dedup key no attacker can vary;
+ * read only where the event has no id of its own, since a token's is the body's hash, made when read.
+ */
+export type VerifiedDelivery = VerifyResult & { match: SignatureMatch };
 
 /**
  * What `safeVerify` and `safeVerifyAsync` return: the `VerifyResult` with `ok: true`, or the error with `ok: false`.
@@ -124,7 +127,7 @@ export function requireMatchInWindow(
   return {
     timestamp: timestamp ?? currentSeconds(options),
     secretIndex: match.secretIndex,
-    signature: match.signature,
+    match,
   };
 }
 

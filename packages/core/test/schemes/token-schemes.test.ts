@@ -1,5 +1,6 @@
+import nodeCrypto from "node:crypto";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createReceiver, WebhookVerificationError } from "../../src/entries";
 import { gitlab, postmark, type Scheme } from "../../src/entries/schemes";
 
@@ -98,6 +99,37 @@ describe("gitlab", () => {
     expect(gitlab().typeOf({ ...event, object_attributes: { action: "merge.evil" } }, {})).toBe("merge_request");
     expect(gitlab().typeOf({ object_kind: "Merge Request" }, {})).toBeUndefined();
     expect(gitlab().idOf(event, new Uint8Array(), { "x-gitlab-event-uuid": "a1b2" })).toBe("gitlab:a1b2");
+  });
+});
+
+describe("a gitlab delivery in the Receiver", () => {
+  it("is keyed by X-Gitlab-Event-UUID without hashing its body; one without the header, by the body's SHA-256", async () => {
+    const secret = "gitlab-secret-token";
+    const keys: string[] = [];
+    const receiver = createReceiver({ scheme: gitlab(), secret }).on("push", (_event, ctx) => {
+      keys.push(ctx.deliveryKey);
+    });
+    const body = JSON.stringify({ object_kind: "push", pad: "x".repeat(4096) });
+    const sha256 = nodeCrypto.createHash("sha256").update(body).digest("hex");
+    expect(process.getBuiltinModule("node:crypto")).toBe(nodeCrypto);
+    // The module the Receiver finds node:crypto in, counting the hashes made through it.
+    const hashed: string[] = [];
+    const realHash = nodeCrypto.createHash;
+    const createHash = vi.spyOn(nodeCrypto, "createHash").mockImplementation((algorithm, options) => {
+      hashed.push(algorithm);
+      return realHash(algorithm, options);
+    });
+    try {
+      const { "x-gitlab-event-uuid": _, ...withoutId } = gitlab().sign(body, secret, { id: "uuid-1" });
+      const withId = gitlab().sign(body, secret, { id: "uuid-1" });
+      expect((await receiver.receive({ rawBody: Buffer.from(body), headers: withId })).status).toBe(200);
+      expect(hashed).toEqual([]);
+      expect((await receiver.receive({ rawBody: Buffer.from(body), headers: withoutId })).status).toBe(200);
+      expect(hashed).toEqual(["sha256"]);
+    } finally {
+      createHash.mockRestore();
+    }
+    expect(keys).toEqual(["event:gitlab:uuid-1", `signature:${sha256}`]);
   });
 });
 
