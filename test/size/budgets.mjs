@@ -4,10 +4,11 @@ export const KB = 1024;
 
 /**
  * Each scheme imported alone (`import { twilio } from "@tidings/core/schemes"`) bundles only what it needs. The
- * budget is the largest scheme measured when it was set (Twilio: 5.12 KB, 5,241 B: its URL spellings, form fields and
- * SHA-1 matchers) plus about 10 % headroom.
+ * budget is the largest scheme measured when it was set (Twilio: 5.51 KB, 5,639 B: its URL spellings, its form reader
+ * with URLSearchParams behind it, and SHA-1 matchers) plus about 9 % headroom. Raised from 5.5 KB with the fast paths
+ * that read what senders send in fewer instructions, beside the general readers that own every error.
  */
-export const SCHEME_LIMIT = 5.5 * KB;
+export const SCHEME_LIMIT = 6 * KB;
 
 const BASE = [
   {
@@ -31,13 +32,13 @@ const BASE = [
     // handlers with their idempotency keys: 14,211 B when set.
     limit: 14.5 * KB,
   },
-  // Every sender's scheme at once (39 senders: 24,024 B when set, about 0.5 KB more per sender); each alone is far
-  // less (separate modules, tree-shaken) and has its own budget below.
+  // Every sender's scheme at once (39 senders: 25,743 B when set, with their fast paths; about 0.5 KB more per
+  // sender); each alone is far less (separate modules, tree-shaken) and has its own budget below.
   {
     name: "every scheme (@tidings/core/schemes, export *)",
     readme: "every scheme (`@tidings/core/schemes`, `export *`)",
     code: 'export * from "@tidings/core/schemes";',
-    limit: 25 * KB,
+    limit: 27 * KB,
   },
 ];
 

@@ -9,8 +9,9 @@ import { isBase64Sha256 } from "../verification/formats";
 import { defineScheme } from "./define";
 import { malformed, noSignature, requiredHeader } from "./headers";
 import { nonEmptyString } from "./payload-fields";
-import type { Scheme, SignedRequest } from "./scheme";
+import type { Scheme } from "./scheme";
 import { hmac, signingBytes, signingTime } from "./sign-helpers";
+import { requireRequest } from "./signed-request";
 
 const HEADER = "x-hubspot-signature-v3";
 const DISPLAY = "X-HubSpot-Signature-v3";
@@ -29,14 +30,6 @@ export const hubspotUri = (url: string): string =>
   url.indexOf("%") === -1
     ? url
     : url.replace(DECODED, (escaped) => String.fromCharCode(Number.parseInt(escaped.slice(1), 16)));
-
-function requestOf(request: SignedRequest | undefined): SignedRequest {
-  if (request) return request;
-  throw new TypeError(
-    "HubSpot signs the method and URI it called: give the Receiver `publicUrl` (or `trustProxy` behind a proxy that " +
-      "sets X-Forwarded-Proto and X-Forwarded-Host), or a standalone verify `options.request` ({ method, url }).",
-  );
-}
 
 /** The body followed by the timestamp's text, as HubSpot signs them after the method and URI. */
 function bodyThenTimestamp(body: Uint8Array, timestampText: string): Uint8Array {
@@ -101,7 +94,7 @@ export const HUBSPOT: Scheme = /* @__PURE__ */ defineScheme({
     testedAgainst: "`@hubspot/api-client` 14: both directions (Signature.isValid, getSignature, v3)",
   },
   read(payload, headers, secrets, toleranceSeconds, request) {
-    const { method, url } = requestOf(request);
+    const { method, url } = requireRequest(request, "HubSpot signs the method and URI it called");
     const value = requiredHeader(headers, HEADER, DISPLAY);
     const timestampText = requiredHeader(headers, TIMESTAMP, TIMESTAMP_DISPLAY);
     const milliseconds = digitsValue(timestampText);

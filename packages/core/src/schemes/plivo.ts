@@ -4,8 +4,9 @@ import { isBase64Sha256 } from "../verification/formats";
 import { defineScheme } from "./define";
 import { formEvent, formFields, sortedForm } from "./form-fields";
 import { malformed, noSignature, requiredHeader } from "./headers";
-import type { Scheme, SignedRequest } from "./scheme";
+import type { Scheme } from "./scheme";
 import { hmac, signingBytes } from "./sign-helpers";
+import { requireRequest } from "./signed-request";
 
 const HEADER = "x-plivo-signature-v3";
 const DISPLAY = "X-Plivo-Signature-V3";
@@ -15,14 +16,6 @@ const MAX_SIGNATURES = 32;
 const EMPTY = /* @__PURE__ */ new Uint8Array();
 const STATUS = /^[a-z0-9_-]{1,32}$/;
 const UUID = /^[0-9A-Za-z-]{1,64}$/;
-
-function requestOf(request: SignedRequest | undefined): SignedRequest {
-  if (request) return request;
-  throw new TypeError(
-    "Plivo signs the URL it called: give the Receiver `publicUrl` (or `trustProxy` behind a proxy that sets " +
-      "X-Forwarded-Proto and X-Forwarded-Host), or a standalone verify `options.request` ({ method, url }).",
-  );
-}
 
 /**
  * What Plivo signs before `.<nonce>`, as `plivo`'s `validateV3Signature` builds it: the URL's scheme, host, port (as
@@ -83,7 +76,7 @@ export const PLIVO: Scheme = /* @__PURE__ */ defineScheme({
     testedAgainst: "`plivo` 4: both directions (validateV3Signature; the documented algorithm signs)",
   },
   read(payload, headers, secrets, toleranceSeconds, request) {
-    const { method, url } = requestOf(request);
+    const { method, url } = requireRequest(request, "Plivo signs the URL it called");
     const list = requiredHeader(headers, HEADER, DISPLAY);
     const nonce = requiredHeader(headers, NONCE, NONCE_DISPLAY);
     // One signature, nearly always: no split.

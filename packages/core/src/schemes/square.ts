@@ -3,19 +3,12 @@ import { isBase64Sha256 } from "../verification/formats";
 import { defineScheme } from "./define";
 import { noSignature, requiredHeader } from "./headers";
 import { nonEmptyString, payloadType } from "./payload-fields";
-import type { Scheme, SignedRequest } from "./scheme";
+import type { Scheme } from "./scheme";
 import { hmac, signingBytes } from "./sign-helpers";
+import { requireRequest } from "./signed-request";
 
 const HEADER = "x-square-hmacsha256-signature";
 const DISPLAY = "x-square-hmacsha256-signature";
-
-function requestOf(request: SignedRequest | undefined): SignedRequest {
-  if (request) return request;
-  throw new TypeError(
-    "Square signs its notification URL: give the Receiver `publicUrl` (or `trustProxy` behind a proxy that sets " +
-      "X-Forwarded-Proto and X-Forwarded-Host), or a standalone verify `options.request` ({ method, url }).",
-  );
-}
 
 /**
  * Square (developer.squareup.com/docs/webhooks/step3validate): `x-square-hmacsha256-signature: <base64 HMAC-SHA256 of
@@ -40,7 +33,7 @@ export const SQUARE: Scheme = /* @__PURE__ */ defineScheme({
     testedAgainst: "`square` 46: both directions (WebhooksHelper.verifySignature)",
   },
   read(payload, headers, secrets, toleranceSeconds, request) {
-    const { url } = requestOf(request);
+    const { url } = requireRequest(request, "Square signs its notification URL");
     const value = requiredHeader(headers, HEADER, DISPLAY);
     if (!isBase64Sha256(value)) throw noSignature(DISPLAY, "base64 HMAC-SHA256");
     const content = { prefix: url, payload, signatures: [value], encoding: "base64" as const, label: DISPLAY };

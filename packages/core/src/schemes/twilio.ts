@@ -7,8 +7,9 @@ import { isBase64Sha1, isBase64Sha256 } from "../verification/formats";
 import { defineScheme } from "./define";
 import { formEvent, formFields, isJsonBody, sortedForm } from "./form-fields";
 import { noSignature, requiredHeader } from "./headers";
-import type { Scheme, SignedRequest } from "./scheme";
+import type { Scheme } from "./scheme";
 import { hmacWith, signingBytes } from "./sign-helpers";
+import { requireRequest } from "./signed-request";
 import { URL_MATCHERS, type UrlSignedContent } from "./url-matchers";
 
 const HEADER = "x-twilio-signature";
@@ -97,14 +98,6 @@ export function twilioFormString(body: Uint8Array): string {
   return sortedForm(body, "", "", true) ?? "";
 }
 
-function requestOf(request: SignedRequest | undefined): SignedRequest {
-  if (request) return request;
-  throw new TypeError(
-    "Twilio signs the URL it called: give the Receiver `publicUrl` (or `trustProxy` behind a proxy that sets " +
-      "X-Forwarded-Proto and X-Forwarded-Host), or a standalone verify `options.request` ({ method, url }).",
-  );
-}
-
 const word = (value: unknown) => (typeof value === "string" && STATUS.test(value) ? value : undefined);
 const sid = (value: unknown) => (typeof value === "string" && SID.test(value) ? value : undefined);
 const messageSid = (event: DeliveryEvent) => sid(event.MessageSid) ?? sid(event.SmsSid);
@@ -158,7 +151,7 @@ export const TWILIO: Scheme = /* @__PURE__ */ defineScheme({
     testedAgainst: "`twilio` 6: both directions (validateRequest, validateRequestWithBody, getExpectedTwilioSignature)",
   },
   read(payload, headers, secrets, toleranceSeconds, request) {
-    const { url } = requestOf(request);
+    const { url } = requireRequest(request, "Twilio signs the URL it called");
     const value = requiredHeader(headers, HEADER, DISPLAY);
     const algorithm = algorithmOf(headers);
     const hmac = algorithm === "HMAC_SHA1" ? SHA1 : algorithm === "HMAC_SHA256" ? SHA256 : undefined;
