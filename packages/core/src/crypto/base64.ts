@@ -61,6 +61,12 @@ export function base64UrlBytes(text: string): Uint8Array | undefined {
   return isBase64Url(text) ? base64ToBytes(base64UrlToBase64(text)) : undefined;
 }
 
+/** The bytes of base64url already checked well-formed (padded or not): natively where node:buffer is. */
+export function checkedBase64UrlBytes(text: string): Uint8Array {
+  const Buffer = findBuffer();
+  return Buffer ? Buffer.from(text, "base64url") : base64ToBytes(base64UrlToBase64(text));
+}
+
 /** The padded standard base64 of canonical, unpadded base64url; undefined for any other text. */
 export function base64UrlAsBase64(text: string): string | undefined {
   const Buffer = findBuffer();

@@ -1,20 +1,42 @@
-import { hexToBytes } from "../crypto/hex";
 import { requireNodeCrypto } from "../crypto/node-crypto";
 import type { DeliveryEvent } from "../event";
 import type { EventMap } from "../event-map";
 import { defineScheme } from "./define";
 import { malformed, noSignature, requiredHeader } from "./headers";
-import { jwtContent, jwtWindow, readHs256Jwt, signHs256Jwt } from "./jwt-hs256";
+import { jwtDelivery, readHs256Jwt, signHs256Jwt } from "./jwt-hs256";
 import { nonEmptyString } from "./payload-fields";
 import type { Scheme } from "./scheme";
 import { signingBytes, signingTime } from "./sign-helpers";
 
 const HEADER = "authorization";
 const DISPLAY = "Authorization";
-// A `+` loop with the length checked apart: V8 runs it in about half the instructions of `{64}`.
-const HEX = /^[0-9a-fA-F]+$/;
 // Vonage's statuses and channels: lower-case words (`delivered`, `whatsapp`, `viber_service`).
 const WORD = /^[a-z0-9_]+$/;
+
+/** A hex digit's value (either case), or -1. */
+function nibble(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  const letter = code | 32;
+  return letter >= 97 && letter <= 102 ? letter - 87 : -1;
+}
+
+/**
+ * The `payload_hash` claim: the body's SHA-256, hex (either case), checked and decoded in one pass by character codes,
+ * which allocates nothing but the bytes.
+ */
+function payloadHashOf(claims: Record<string, unknown>): Uint8Array {
+  const hash = claims.payload_hash;
+  const bytes = new Uint8Array(32);
+  let bad = typeof hash !== "string" || hash.length !== 64;
+  for (let i = 0; !bad && i < 32; i++) {
+    const high = nibble((hash as string).charCodeAt(2 * i));
+    const low = nibble((hash as string).charCodeAt(2 * i + 1));
+    bytes[i] = (high << 4) | low;
+    bad = (high | low) < 0;
+  }
+  if (bad) throw malformed(DISPLAY, "the JWT's payload_hash is not a hex SHA-256");
+  return bytes;
+}
 
 /**
  * `status.<status>` for a status or call event (`status.delivered`; a handler for `status` gets them all),
@@ -57,12 +79,7 @@ export const VONAGE: Scheme = /* @__PURE__ */ defineScheme({
     const value = requiredHeader(headers, HEADER, DISPLAY);
     if (!value.startsWith("Bearer ")) throw noSignature(DISPLAY, "Bearer token");
     const jwt = readHs256Jwt(value.slice(7).trim(), DISPLAY);
-    const window = jwtWindow(jwt.claims, toleranceSeconds, DISPLAY);
-    const hash = jwt.claims.payload_hash;
-    if (typeof hash !== "string" || hash.length !== 64 || !HEX.test(hash)) {
-      throw malformed(DISPLAY, "the JWT's payload_hash is not a hex SHA-256");
-    }
-    return { content: jwtContent(jwt, payload, hexToBytes(hash.toLowerCase())), secrets, ...window };
+    return jwtDelivery(jwt, payload, secrets, toleranceSeconds, DISPLAY, payloadHashOf);
   },
   typeOf: vonageType,
   idOf: vonageId,
