@@ -76,6 +76,54 @@ export function derToP1363(der: Uint8Array): Uint8Array | undefined {
   return out;
 }
 
+// Base64's alphabet, then at most two `=`: a `+` loop, the length and the padding's rules checked apart.
+const BASE64_TEXT = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** A base64 character's value (`A` 0 … `/` 63): the text was checked to be of the alphabet. */
+function sextet(code: number): number {
+  if (code >= 97) return code - 71;
+  if (code >= 65) return code - 65;
+  if (code >= 48) return code + 4;
+  return code === 43 ? 62 : 63;
+}
+
+/** Byte `at` of what base64 text of the alphabet decodes to, read from its four characters alone. */
+function byteAt(text: string, at: number): number {
+  const group = (at / 3) | 0;
+  const shift = at - group * 3;
+  const first = sextet(text.charCodeAt(4 * group + shift));
+  const second = sextet(text.charCodeAt(4 * group + shift + 1));
+  return ((first << (2 * shift + 2)) | (second >> (4 - 2 * shift))) & 0xff;
+}
+
+/** Whether the DER INTEGER at `at` of a signature `length` bytes long is minimal and positive, of 1 to 33 bytes. */
+function isIntegerAt(text: string, length: number, at: number): boolean {
+  const size = byteAt(text, at + 1);
+  if (byteAt(text, at) !== 0x02 || size === 0 || size > 33 || at + 2 + size > length) return false;
+  const first = byteAt(text, at + 2);
+  if (first & 0x80 || (size === 33 && first !== 0)) return false;
+  return first !== 0 || (size > 1 && (byteAt(text, at + 3) & 0x80) !== 0);
+}
+
+/**
+ * Whether `text` is canonical padded base64 (as every encoder writes it, at most 96 characters) of a strictly encoded
+ * DER ECDSA signature: what `derToP1363` accepts. Read from the characters that hold the bytes the DER rules look
+ * at, with nothing decoded or allocated.
+ */
+export function isBase64DerSignature(text: string): boolean {
+  const size = text.length;
+  if (size === 0 || size > 96 || size % 4 !== 0 || !BASE64_TEXT.test(text)) return false;
+  const padding = text.charCodeAt(size - 1) !== 61 ? 0 : text.charCodeAt(size - 2) !== 61 ? 1 : 2;
+  // The last character's bits past the bytes are zero, as the encoder wrote them.
+  const last = padding === 0 ? 0 : sextet(text.charCodeAt(size - 1 - padding));
+  if (padding > 0 && (padding === 2 ? last & 15 : last & 3) !== 0) return false;
+  const length = (size / 4) * 3 - padding;
+  if (length < 8 || byteAt(text, 0) !== 0x30 || byteAt(text, 1) !== length - 2) return false;
+  if (!isIntegerAt(text, length, 2)) return false;
+  const rSize = byteAt(text, 3);
+  return isIntegerAt(text, length, 4 + rSize) && 6 + rSize + byteAt(text, 5 + rSize) === length;
+}
+
 /** ECDSA P-256 with SHA-256: keys as `p256Spki` reads them, signatures as base64 DER. */
 export const P256_DER_BASE64: PublicKeyFormat = {
   kind: "ecdsa-p256",
