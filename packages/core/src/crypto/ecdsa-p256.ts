@@ -46,33 +46,17 @@ export function p256Spki(secret: string): Uint8Array | undefined {
   return bytes.length === SPKI_PREFIX.length + 64 ? bytes : undefined;
 }
 
-/** One DER INTEGER of a signature at `at`: its value's bytes (minimal, positive, at most 33), or undefined. */
-function integerAt(der: Uint8Array, at: number): Uint8Array | undefined {
-  const length = der[at + 1] as number;
-  if (der[at] !== 0x02 || length === 0 || length > 33 || at + 2 + length > der.length) return undefined;
-  const value = der.subarray(at + 2, at + 2 + length);
-  const first = value[0] as number;
-  // Minimal: no leading zero unless the next byte's high bit needs it; positive: the high bit clear.
-  if (first & 0x80 || (length === 33 && first !== 0)) return undefined;
-  if (first === 0 && (length === 1 || !((value[1] as number) & 0x80))) return undefined;
-  return value;
-}
-
 /**
- * r and s of a DER ECDSA signature (`SEQUENCE { INTEGER r, INTEGER s }`, strictly encoded), each as 32 bytes: what
- * Web Crypto verifies. Undefined when the bytes are not such a signature.
+ * r and s of a DER ECDSA signature that `isBase64DerSignature` accepted, each as 32 bytes: what Web Crypto verifies.
  */
-export function derToP1363(der: Uint8Array): Uint8Array | undefined {
-  if (der.length < 8 || der[0] !== 0x30 || der[1] !== der.length - 2) return undefined;
-  const r = integerAt(der, 2);
-  const s = r && integerAt(der, 4 + r.length);
-  if (!r || !s || 6 + r.length + s.length !== der.length) return undefined;
+export function derToP1363(der: Uint8Array): Uint8Array {
   const out = new Uint8Array(64);
-  const rBytes = r.length === 33 ? r.subarray(1) : r;
-  const sBytes = s.length === 33 ? s.subarray(1) : s;
-  if (rBytes.length > 32 || sBytes.length > 32) return undefined;
-  out.set(rBytes, 32 - rBytes.length);
-  out.set(sBytes, 64 - sBytes.length);
+  const rEnd = 4 + (der[3] as number);
+  // An INTEGER of 33 bytes opens with the zero that keeps it positive: the last 32 are the value.
+  const r = der.subarray(Math.max(4, rEnd - 32), rEnd);
+  const s = der.subarray(Math.max(rEnd + 2, der.length - 32));
+  out.set(r, 32 - r.length);
+  out.set(s, 64 - s.length);
   return out;
 }
 
@@ -132,7 +116,7 @@ export const P256_DER_BASE64: PublicKeyFormat = {
   webImport: { name: "ECDSA", namedCurve: "P-256" },
   webVerify: { name: "ECDSA", hash: "SHA-256" },
   nodeSignature: (text) => Buffer.from(text, "base64"),
-  webSignature: (text) => derToP1363(base64ToBytes(text)) as Uint8Array,
+  webSignature: (text) => derToP1363(base64ToBytes(text)),
   nodeKeys: new Map(),
   webKeys: new Map(),
 };

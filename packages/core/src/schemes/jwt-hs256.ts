@@ -1,4 +1,4 @@
-import { base64UrlAsBase64, base64UrlBytes, checkedBase64UrlBytes } from "../crypto/base64";
+import { base64UrlAsBase64, base64UrlBytes } from "../crypto/base64";
 import { constantTimeEqual } from "../crypto/constant-time";
 import { matchHmacWithNodeCrypto, requireNodeCrypto } from "../crypto/node-crypto";
 import { UTF8_SECRET } from "../crypto/secret-kind";
@@ -48,34 +48,21 @@ export function readHs256Jwt(token: string, display: string): Hs256Jwt {
 
 // The header senders write, `{"alg":"HS256","typ":"JWT"}`: it passes every check of the header as it is.
 const HS256_HEADER = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9";
-/** Whether each character of `text` from `from` up to `to` is of base64url's alphabet. */
-function isUrlAlphabet(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
+/**
+ * Whether `text` is 32 bytes in canonical base64url: 43 characters (the last with its two unused low bits zero), and
+ * one `=` after them where `padded`. Checked by character codes, which allocates nothing: decoding and encoding again
+ * to compare costs more, in allocations.
+ */
+export function isBase64Url32(text: string, padded: boolean): boolean {
+  if (text.length !== (padded ? 44 : 43) || (padded && text[43] !== "=")) return false;
+  if (!"AEIMQUYcgkosw048".includes(text[42] as string)) return false;
+  for (let i = 0; i < 42; i++) {
     const code = text.charCodeAt(i);
     const letter = code | 32;
     if (!((letter >= 97 && letter <= 122) || (code >= 48 && code <= 57) || code === 45 || code === 95)) return false;
   }
   return true;
 }
-
-// The last character of 32 bytes in base64url when canonical: its two unused low bits zero.
-const LAST_OF_32 = /* @__PURE__ */ new Set("AEIMQUYcgkosw048");
-
-/**
- * Whether `text` is 32 bytes in canonical base64url: 43 characters, and one `=` after them where `padded`. Checked by
- * character codes, which allocates nothing: decoding and encoding again to compare costs more in allocations.
- */
-export function isBase64Url32(text: string, padded: boolean): boolean {
-  return (
-    text.length === (padded ? 44 : 43) &&
-    (!padded || text.charCodeAt(43) === 61) &&
-    LAST_OF_32.has(text[42] as string) &&
-    isUrlAlphabet(text, 0, 42)
-  );
-}
-
-/** The 32 bytes of a text `isBase64Url32` accepted. */
-export const base64UrlBytes32 = (text: string): Uint8Array => checkedBase64UrlBytes(text);
 
 /** Canonical base64url (as `isBase64Url32` checked it) as standard base64, padded. */
 function asStandard(text: string): string {

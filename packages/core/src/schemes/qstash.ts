@@ -1,9 +1,10 @@
+import { checkedBase64UrlBytes } from "../crypto/base64";
 import { requireNodeCrypto } from "../crypto/node-crypto";
 import type { EventMap } from "../event-map";
 import { headerValue } from "../http/headers";
 import { defineScheme } from "./define";
 import { malformed, requiredHeader } from "./headers";
-import { base64UrlBytes32, isBase64Url32, jwtDelivery, readHs256Jwt, requireClaim, signHs256Jwt } from "./jwt-hs256";
+import { isBase64Url32, jwtDelivery, readHs256Jwt, requireClaim, signHs256Jwt } from "./jwt-hs256";
 import type { Scheme } from "./scheme";
 import { signingBytes, signingTime } from "./sign-helpers";
 
@@ -17,7 +18,7 @@ function bodyHashOf(claims: Record<string, unknown>): Uint8Array {
   if (typeof claim !== "string" || !isBase64Url32(claim, claim.length === 44)) {
     throw malformed(DISPLAY, "the JWT's body claim is not base64url of a SHA-256");
   }
-  return base64UrlBytes32(claim);
+  return checkedBase64UrlBytes(claim);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { checkedHexBytes } from "../crypto/base64";
 import { requireNodeCrypto } from "../crypto/node-crypto";
 import type { DeliveryEvent } from "../event";
 import type { EventMap } from "../event-map";
@@ -10,32 +11,18 @@ import { signingBytes, signingTime } from "./sign-helpers";
 
 const HEADER = "authorization";
 const DISPLAY = "Authorization";
+// A `+` loop with the length checked apart: V8 runs it in about half the instructions of `{64}`.
+const HEX = /^[0-9a-fA-F]+$/;
 // Vonage's statuses and channels: lower-case words (`delivered`, `whatsapp`, `viber_service`).
 const WORD = /^[a-z0-9_]+$/;
 
-/** A hex digit's value (either case), or -1. */
-function nibble(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48;
-  const letter = code | 32;
-  return letter >= 97 && letter <= 102 ? letter - 87 : -1;
-}
-
-/**
- * The `payload_hash` claim: the body's SHA-256, hex (either case), checked and decoded in one pass by character codes,
- * which allocates nothing but the bytes.
- */
+/** The `payload_hash` claim: the body's SHA-256, hex (either case). */
 function payloadHashOf(claims: Record<string, unknown>): Uint8Array {
   const hash = claims.payload_hash;
-  const bytes = new Uint8Array(32);
-  let bad = typeof hash !== "string" || hash.length !== 64;
-  for (let i = 0; !bad && i < 32; i++) {
-    const high = nibble((hash as string).charCodeAt(2 * i));
-    const low = nibble((hash as string).charCodeAt(2 * i + 1));
-    bytes[i] = (high << 4) | low;
-    bad = (high | low) < 0;
+  if (typeof hash !== "string" || hash.length !== 64 || !HEX.test(hash)) {
+    throw malformed(DISPLAY, "the JWT's payload_hash is not a hex SHA-256");
   }
-  if (bad) throw malformed(DISPLAY, "the JWT's payload_hash is not a hex SHA-256");
-  return bytes;
+  return checkedHexBytes(hash);
 }
 
 /**

@@ -8,9 +8,32 @@ const NUM_RUNS = 5000;
 // Canonical padded base64, as every encoder writes it: what the signature header must be before its DER is read.
 const CANONICAL_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?$/;
 
-/** The check by decoding: canonical base64 of at most 96 characters whose bytes `derToP1363` reads. */
+/** One DER INTEGER at `at`: its value's bytes (minimal, positive, at most 33), or undefined. */
+function integerAt(der: Uint8Array, at: number): Uint8Array | undefined {
+  const length = der[at + 1] as number;
+  if (der[at] !== 0x02 || length === 0 || length > 33 || at + 2 + length > der.length) return undefined;
+  const value = der.subarray(at + 2, at + 2 + length);
+  const first = value[0] as number;
+  if (first & 0x80 || (length === 33 && first !== 0)) return undefined;
+  if (first === 0 && (length === 1 || !((value[1] as number) & 0x80))) return undefined;
+  return value;
+}
+
+/** r ‖ s of a strictly encoded DER signature, decoded and read in full; undefined for any other bytes. */
+function strictP1363(der: Uint8Array): Uint8Array | undefined {
+  if (der.length < 8 || der[0] !== 0x30 || der[1] !== der.length - 2) return undefined;
+  const r = integerAt(der, 2);
+  const s = r && integerAt(der, 4 + r.length);
+  if (!r || !s || 6 + r.length + s.length !== der.length) return undefined;
+  const out = new Uint8Array(64);
+  out.set(r.length === 33 ? r.subarray(1) : r, 32 - Math.min(r.length, 32));
+  out.set(s.length === 33 ? s.subarray(1) : s, 64 - Math.min(s.length, 32));
+  return out;
+}
+
+/** The check by decoding: canonical base64 of at most 96 characters, of strict DER. */
 const byDecoding = (text: string) =>
-  text.length <= 96 && CANONICAL_BASE64.test(text) && derToP1363(base64ToBytes(text)) !== undefined;
+  text.length <= 96 && CANONICAL_BASE64.test(text) && strictP1363(base64ToBytes(text)) !== undefined;
 
 const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
 const signatures = Array.from({ length: 24 }, (_, i) => sign("sha256", Buffer.from(`body ${i}`), privateKey));
@@ -68,6 +91,8 @@ describe("SendGrid's signature text (ECDSA, base64 DER)", () => {
     fc.assert(
       fc.property(text, (value) => {
         expect(isBase64DerSignature(value)).toBe(byDecoding(value));
+        // What Web Crypto then verifies: r ‖ s as reading the whole DER finds them.
+        if (byDecoding(value)) expect(derToP1363(base64ToBytes(value))).toEqual(strictP1363(base64ToBytes(value)));
       }),
       { numRuns: NUM_RUNS },
     );
