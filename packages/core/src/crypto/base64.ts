@@ -1,4 +1,5 @@
 import { nodeBuiltin } from "../ground/runtime";
+import { hexToBytes } from "./hex";
 
 /** Decodes base64 that a header parser already validated (standard alphabet, padded). Any runtime: `atob`. */
 export function base64ToBytes(text: string): Uint8Array {
@@ -59,6 +60,18 @@ export function base64UrlBytes(text: string): Uint8Array | undefined {
     return text.length > 0 && bytes.toString("base64url") === text ? bytes : undefined;
   }
   return isBase64Url(text) ? base64ToBytes(base64UrlToBase64(text)) : undefined;
+}
+
+/** The bytes of base64url already checked well-formed (padded or not): natively where node:buffer is. */
+export function checkedBase64UrlBytes(text: string): Uint8Array {
+  const Buffer = findBuffer();
+  return Buffer ? Buffer.from(text, "base64url") : base64ToBytes(base64UrlToBase64(text));
+}
+
+/** The bytes of hex already checked well-formed (either case): natively where node:buffer is. */
+export function checkedHexBytes(text: string): Uint8Array {
+  const Buffer = findBuffer();
+  return Buffer ? Buffer.from(text, "hex") : hexToBytes(text);
 }
 
 /** The padded standard base64 of canonical, unpadded base64url; undefined for any other text. */

@@ -46,34 +46,66 @@ export function p256Spki(secret: string): Uint8Array | undefined {
   return bytes.length === SPKI_PREFIX.length + 64 ? bytes : undefined;
 }
 
-/** One DER INTEGER of a signature at `at`: its value's bytes (minimal, positive, at most 33), or undefined. */
-function integerAt(der: Uint8Array, at: number): Uint8Array | undefined {
-  const length = der[at + 1] as number;
-  if (der[at] !== 0x02 || length === 0 || length > 33 || at + 2 + length > der.length) return undefined;
-  const value = der.subarray(at + 2, at + 2 + length);
-  const first = value[0] as number;
-  // Minimal: no leading zero unless the next byte's high bit needs it; positive: the high bit clear.
-  if (first & 0x80 || (length === 33 && first !== 0)) return undefined;
-  if (first === 0 && (length === 1 || !((value[1] as number) & 0x80))) return undefined;
-  return value;
+/**
+ * r and s of a DER ECDSA signature that `isBase64DerSignature` accepted, each as 32 bytes: what Web Crypto verifies.
+ */
+export function derToP1363(der: Uint8Array): Uint8Array {
+  const out = new Uint8Array(64);
+  const rEnd = 4 + (der[3] as number);
+  // An INTEGER of 33 bytes opens with the zero that keeps it positive: the last 32 are the value.
+  const r = der.subarray(Math.max(4, rEnd - 32), rEnd);
+  const s = der.subarray(Math.max(rEnd + 2, der.length - 32));
+  out.set(r, 32 - r.length);
+  out.set(s, 64 - s.length);
+  return out;
+}
+
+// Base64's alphabet, then at most two `=`: a `+` loop, the length and the padding's rules checked apart.
+const BASE64_TEXT = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** A base64 character's value (`A` 0 … `/` 63): the text was checked to be of the alphabet. */
+function sextet(code: number): number {
+  if (code >= 97) return code - 71;
+  if (code >= 65) return code - 65;
+  if (code >= 48) return code + 4;
+  return code === 43 ? 62 : 63;
+}
+
+/** Byte `at` of what base64 text of the alphabet decodes to, read from its four characters alone. */
+function byteAt(text: string, at: number): number {
+  const group = (at / 3) | 0;
+  const shift = at - group * 3;
+  const first = sextet(text.charCodeAt(4 * group + shift));
+  const second = sextet(text.charCodeAt(4 * group + shift + 1));
+  return ((first << (2 * shift + 2)) | (second >> (4 - 2 * shift))) & 0xff;
+}
+
+/** Whether the DER INTEGER at `at` of a signature `length` bytes long is minimal and positive, of 1 to 33 bytes. */
+function isIntegerAt(text: string, length: number, at: number): boolean {
+  const size = byteAt(text, at + 1);
+  if (byteAt(text, at) !== 0x02 || size === 0 || size > 33 || at + 2 + size > length) return false;
+  const first = byteAt(text, at + 2);
+  if (first & 0x80 || (size === 33 && first !== 0)) return false;
+  return first !== 0 || (size > 1 && (byteAt(text, at + 3) & 0x80) !== 0);
 }
 
 /**
- * r and s of a DER ECDSA signature (`SEQUENCE { INTEGER r, INTEGER s }`, strictly encoded), each as 32 bytes: what
- * Web Crypto verifies. Undefined when the bytes are not such a signature.
+ * Whether `text` is canonical padded base64 (as every encoder writes it, at most 96 characters) of a strictly encoded
+ * DER ECDSA signature: what `derToP1363` accepts. Read from the characters that hold the bytes the DER rules look
+ * at, with nothing decoded or allocated.
  */
-export function derToP1363(der: Uint8Array): Uint8Array | undefined {
-  if (der.length < 8 || der[0] !== 0x30 || der[1] !== der.length - 2) return undefined;
-  const r = integerAt(der, 2);
-  const s = r && integerAt(der, 4 + r.length);
-  if (!r || !s || 6 + r.length + s.length !== der.length) return undefined;
-  const out = new Uint8Array(64);
-  const rBytes = r.length === 33 ? r.subarray(1) : r;
-  const sBytes = s.length === 33 ? s.subarray(1) : s;
-  if (rBytes.length > 32 || sBytes.length > 32) return undefined;
-  out.set(rBytes, 32 - rBytes.length);
-  out.set(sBytes, 64 - sBytes.length);
-  return out;
+export function isBase64DerSignature(text: string): boolean {
+  const size = text.length;
+  if (size === 0 || size > 96 || size % 4 !== 0 || !BASE64_TEXT.test(text)) return false;
+  const padding = text.charCodeAt(size - 1) !== 61 ? 0 : text.charCodeAt(size - 2) !== 61 ? 1 : 2;
+  // The last character's bits past the bytes are zero, as the encoder wrote them.
+  const last = padding === 0 ? 0 : sextet(text.charCodeAt(size - 1 - padding));
+  if (padding > 0 && (padding === 2 ? last & 15 : last & 3) !== 0) return false;
+  const length = (size / 4) * 3 - padding;
+  if (length < 8 || byteAt(text, 0) !== 0x30 || byteAt(text, 1) !== length - 2) return false;
+  if (!isIntegerAt(text, length, 2)) return false;
+  const rSize = byteAt(text, 3);
+  return isIntegerAt(text, length, 4 + rSize) && 6 + rSize + byteAt(text, 5 + rSize) === length;
 }
 
 /** ECDSA P-256 with SHA-256: keys as `p256Spki` reads them, signatures as base64 DER. */
@@ -84,7 +116,7 @@ export const P256_DER_BASE64: PublicKeyFormat = {
   webImport: { name: "ECDSA", namedCurve: "P-256" },
   webVerify: { name: "ECDSA", hash: "SHA-256" },
   nodeSignature: (text) => Buffer.from(text, "base64"),
-  webSignature: (text) => derToP1363(base64ToBytes(text)) as Uint8Array,
+  webSignature: (text) => derToP1363(base64ToBytes(text)),
   nodeKeys: new Map(),
   webKeys: new Map(),
 };

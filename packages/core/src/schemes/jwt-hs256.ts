@@ -1,25 +1,33 @@
 import { base64UrlAsBase64, base64UrlBytes } from "../crypto/base64";
 import { constantTimeEqual } from "../crypto/constant-time";
 import { matchHmacWithNodeCrypto, requireNodeCrypto } from "../crypto/node-crypto";
+import { UTF8_SECRET } from "../crypto/secret-kind";
 import type { Matchers, SignedContent } from "../crypto/signed-content";
 import { matchHmacWithWebCrypto } from "../crypto/web-crypto";
 import { WebhookVerificationError } from "../errors";
+import type { SignedDelivery } from "../verification/signed-delivery";
 import { malformed, noSignature } from "./headers";
 
 const EMPTY = /* @__PURE__ */ new Uint8Array(0);
 const decoder = /* @__PURE__ */ new TextDecoder("utf-8", { fatal: true });
 
-function jsonPart(bytes: Uint8Array, display: string, what: string): Record<string, unknown> {
+/** The JSON object the bytes are (strict UTF-8), or undefined. */
+function jsonObject(bytes: Uint8Array): Record<string, unknown> | undefined {
   let value: unknown;
   try {
     value = JSON.parse(decoder.decode(bytes));
   } catch {
-    value = undefined;
+    return undefined;
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw malformed(display, `the JWT's ${what} is not a JSON object`);
-  }
-  return value as Record<string, unknown>;
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+function jsonPart(bytes: Uint8Array, display: string, what: string): Record<string, unknown> {
+  const value = jsonObject(bytes);
+  if (value === undefined) throw malformed(display, `the JWT's ${what} is not a JSON object`);
+  return value;
 }
 
 /** An HS256 JWT as read from a header: what its HMAC covers, its signature (standard base64), its claims. */
@@ -35,6 +43,52 @@ export interface Hs256Jwt {
  * `no_supported_signature` for another algorithm, `malformed_header` for the rest.
  */
 export function readHs256Jwt(token: string, display: string): Hs256Jwt {
+  return readCanonical(token) ?? readHs256JwtGeneral(token, display);
+}
+
+// The header senders write, `{"alg":"HS256","typ":"JWT"}`: it passes every check of the header as it is.
+const HS256_HEADER = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9";
+/**
+ * Whether `text` is 32 bytes in canonical base64url: 43 characters (the last with its two unused low bits zero), and
+ * one `=` after them where `padded`. Checked by character codes, which allocates nothing: decoding and encoding again
+ * to compare costs more, in allocations.
+ */
+export function isBase64Url32(text: string, padded: boolean): boolean {
+  if (text.length !== (padded ? 44 : 43) || (padded && text[43] !== "=")) return false;
+  if (!"AEIMQUYcgkosw048".includes(text[42] as string)) return false;
+  for (let i = 0; i < 42; i++) {
+    const code = text.charCodeAt(i);
+    const letter = code | 32;
+    if (!((letter >= 97 && letter <= 122) || (code >= 48 && code <= 57) || code === 45 || code === 95)) return false;
+  }
+  return true;
+}
+
+/** Canonical base64url (as `isBase64Url32` checked it) as standard base64, padded. */
+function asStandard(text: string): string {
+  const plus = text.includes("-") ? text.replaceAll("-", "+") : text;
+  return `${plus.includes("_") ? plus.replaceAll("_", "/") : plus}=`;
+}
+
+/**
+ * A JWT with the header senders write and a well-formed signature, read without decoding the header; undefined for
+ * any other token, which the general path reads (it owns every error). For the tokens read here, both paths return
+ * the same.
+ */
+function readCanonical(token: string): Hs256Jwt | undefined {
+  const end = token.length - 44;
+  if (token.charCodeAt(HS256_HEADER.length) !== 46 || token.charCodeAt(end) !== 46) return undefined;
+  const signature = token.slice(end + 1);
+  if (!token.startsWith(HS256_HEADER) || !isBase64Url32(signature, false)) return undefined;
+  // A dot within the claims is no base64url: that token has more than three parts.
+  const bytes = base64UrlBytes(token.slice(HS256_HEADER.length + 1, end));
+  const claims = bytes && jsonObject(bytes);
+  if (!claims) return undefined;
+  return { signingInput: token.slice(0, end), signature: asStandard(signature), claims };
+}
+
+/** Any token: the path that owns every error. Exported for the property that the canonical path agrees with it. */
+export function readHs256JwtGeneral(token: string, display: string): Hs256Jwt {
   const parts = token.split(".");
   if (parts.length !== 3) throw malformed(display, "a JWT is three base64url parts joined by dots");
   const [head, body, signature] = parts as [string, string, string];
@@ -55,8 +109,7 @@ export function readHs256Jwt(token: string, display: string): Hs256Jwt {
 }
 
 /** A time claim (NumericDate, whole seconds): undefined when absent, malformed when not 1 to 15 digits. */
-export function timeClaim(claims: Record<string, unknown>, name: string, display: string): number | undefined {
-  const value = claims[name];
+function timeClaim(value: unknown, name: string, display: string): number | undefined {
   if (value === undefined) return undefined;
   // What `isTimestampText` allows of the number's text (1 to 15 digits), without writing it out.
   if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 999_999_999_999_999) {
@@ -65,16 +118,50 @@ export function timeClaim(claims: Record<string, unknown>, name: string, display
   return value;
 }
 
+/** What a JWT scheme's matchers check besides the HMAC: the body's SHA-256, as a claim gives it. */
+export interface JwtContent extends SignedContent {
+  body: Uint8Array;
+  bodyHash: Uint8Array;
+}
+
+/** A JWT's delivery: its window checked (and found well-formed) before `hashOf` reads the body's hash from its claims. */
+export interface JwtDelivery extends SignedDelivery {
+  content: JwtContent;
+}
+
 /**
- * The window a JWT is valid in, as a signed time and a tolerance: from `nbf` (else `iat`), for at most the tolerance,
- * and never past `exp`. Checked, as every window, only once the signature held.
+ * The delivery of an HS256 JWT whose claims carry the body's SHA-256 (`hashOf` reads it), valid from `nbf` (else
+ * `iat`) for at most the tolerance, and never past `exp`. The window is checked, as every window, only once the
+ * signature held; its claims are read (and refused when malformed) before the body's hash.
  */
-export function jwtWindow(claims: Record<string, unknown>, toleranceSeconds: number, display: string) {
-  const from = timeClaim(claims, "nbf", display) ?? timeClaim(claims, "iat", display);
+export function jwtDelivery(
+  jwt: Hs256Jwt,
+  payload: Uint8Array,
+  secrets: readonly string[],
+  toleranceSeconds: number,
+  display: string,
+  hashOf: (claims: Record<string, unknown>) => Uint8Array,
+): JwtDelivery {
+  const { claims } = jwt;
+  const from = timeClaim(claims.nbf, "nbf", display) ?? timeClaim(claims.iat, "iat", display);
   if (from === undefined) throw malformed(display, "the JWT has no iat (nor nbf)");
-  const expires = timeClaim(claims, "exp", display);
+  const expires = timeClaim(claims.exp, "exp", display);
   if (expires !== undefined && expires <= from) throw malformed(display, "the JWT expires before it is valid");
+  const content: JwtContent = {
+    prefix: jwt.signingInput,
+    payload: EMPTY,
+    signatures: [jwt.signature],
+    encoding: "base64",
+    // What `defineScheme` would set: set here, the object keeps one shape.
+    format: UTF8_SECRET,
+    label: "HS256",
+    matchers: JWT_MATCHERS,
+    body: payload,
+    bodyHash: hashOf(claims),
+  };
   return {
+    content,
+    secrets,
     timestamp: from,
     toleranceSeconds: expires === undefined ? toleranceSeconds : Math.min(toleranceSeconds, expires - from),
   };
@@ -85,26 +172,6 @@ export function requireClaim(claims: Record<string, unknown>, name: string, expe
   if (claims[name] !== expected) {
     throw new WebhookVerificationError("signature_mismatch", `The JWT's ${name} is not ${what}.`);
   }
-}
-
-/** What a JWT scheme's matchers check besides the HMAC: the body's SHA-256, as a claim gives it. */
-export interface JwtContent extends SignedContent {
-  body: Uint8Array;
-  bodyHash: Uint8Array;
-}
-
-/** The signed content of an HS256 JWT whose claims carry the body's SHA-256. */
-export function jwtContent(jwt: Hs256Jwt, body: Uint8Array, bodyHash: Uint8Array): JwtContent {
-  return {
-    prefix: jwt.signingInput,
-    payload: EMPTY,
-    signatures: [jwt.signature],
-    encoding: "base64",
-    label: "HS256",
-    matchers: JWT_MATCHERS,
-    body,
-    bodyHash,
-  };
 }
 
 /** The JWT's HMAC-SHA256 under each secret (as the content's format reads it), then the body's hash: both must hold. */

@@ -1,10 +1,10 @@
-import { base64UrlBytes } from "../crypto/base64";
+import { checkedBase64UrlBytes } from "../crypto/base64";
 import { requireNodeCrypto } from "../crypto/node-crypto";
 import type { EventMap } from "../event-map";
 import { headerValue } from "../http/headers";
 import { defineScheme } from "./define";
 import { malformed, requiredHeader } from "./headers";
-import { jwtContent, jwtWindow, readHs256Jwt, requireClaim, signHs256Jwt } from "./jwt-hs256";
+import { isBase64Url32, jwtDelivery, readHs256Jwt, requireClaim, signHs256Jwt } from "./jwt-hs256";
 import type { Scheme } from "./scheme";
 import { signingBytes, signingTime } from "./sign-helpers";
 
@@ -13,11 +13,12 @@ const DISPLAY = "Upstash-Signature";
 const MESSAGE_ID = "upstash-message-id";
 
 /** The `body` claim: base64url of the body's SHA-256, with or without its padding. */
-function bodyHashOf(claim: unknown): Uint8Array {
-  const text = typeof claim === "string" && claim.endsWith("=") ? claim.slice(0, -1) : claim;
-  const bytes = typeof text === "string" && text.length === 43 ? base64UrlBytes(text) : undefined;
-  if (bytes === undefined) throw malformed(DISPLAY, "the JWT's body claim is not base64url of a SHA-256");
-  return bytes;
+function bodyHashOf(claims: Record<string, unknown>): Uint8Array {
+  const claim = claims.body;
+  if (typeof claim !== "string" || !isBase64Url32(claim, claim.length === 44)) {
+    throw malformed(DISPLAY, "the JWT's body claim is not base64url of a SHA-256");
+  }
+  return checkedBase64UrlBytes(claim);
 }
 
 /**
@@ -45,11 +46,10 @@ export const QSTASH: Scheme = /* @__PURE__ */ defineScheme({
       throw new TypeError("QStash signs the URL it called: pass options.request ({ method, url }), or use a Receiver");
     }
     const jwt = readHs256Jwt(token, DISPLAY);
-    const window = jwtWindow(jwt.claims, toleranceSeconds, DISPLAY);
-    const bodyHash = bodyHashOf(jwt.claims.body);
+    const delivery = jwtDelivery(jwt, payload, secrets, toleranceSeconds, DISPLAY, bodyHashOf);
     requireClaim(jwt.claims, "iss", "Upstash", "Upstash");
     requireClaim(jwt.claims, "sub", request.url, "the URL this request was sent to (behind a proxy: publicUrl)");
-    return { content: jwtContent(jwt, payload, bodyHash), secrets, ...window };
+    return delivery;
   },
   typeOf: () => "message",
   idOf: (_event, _body, headers) => {

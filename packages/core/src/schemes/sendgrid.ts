@@ -1,8 +1,7 @@
-import { base64ToBytes } from "../crypto/base64";
-import { derToP1363, P256_DER_BASE64 } from "../crypto/ecdsa-p256";
+import { isBase64DerSignature, P256_DER_BASE64 } from "../crypto/ecdsa-p256";
 import { requireNodeCrypto } from "../crypto/node-crypto";
 import { publicKeyMatchers } from "../crypto/public-key";
-import type { SecretKind } from "../crypto/secret-kind";
+import { type SecretKind, UTF8_SECRET } from "../crypto/secret-kind";
 import { WebhookVerificationError } from "../errors";
 import type { DeliveryEvent } from "../event";
 import type { EventMap } from "../event-map";
@@ -17,8 +16,6 @@ const HEADER = "x-twilio-email-event-webhook-signature";
 const DISPLAY = "X-Twilio-Email-Event-Webhook-Signature";
 const TIMESTAMP = "x-twilio-email-event-webhook-timestamp";
 const TIMESTAMP_DISPLAY = "X-Twilio-Email-Event-Webhook-Timestamp";
-// Canonical padded base64 of a DER ECDSA P-256 signature (8 to 72 bytes).
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?$/;
 const MATCHERS = /* @__PURE__ */ publicKeyMatchers(P256_DER_BASE64);
 const decoder = /* @__PURE__ */ new TextDecoder();
 
@@ -108,14 +105,14 @@ export const SENDGRID: Scheme = /* @__PURE__ */ defineScheme({
     const signature = requiredHeader(headers, HEADER, DISPLAY);
     const timestampText = requiredHeader(headers, TIMESTAMP, TIMESTAMP_DISPLAY);
     const timestamp = timestampOf(timestampText, TIMESTAMP_DISPLAY);
-    if (signature.length > 96 || !BASE64.test(signature) || !derToP1363(base64ToBytes(signature))) {
-      throw noSignature(DISPLAY, "ECDSA signature (base64 DER)");
-    }
+    if (!isBase64DerSignature(signature)) throw noSignature(DISPLAY, "ECDSA signature (base64 DER)");
     const content = {
       prefix: timestampText,
       payload,
       signatures: [signature],
       encoding: "base64" as const,
+      // What `defineScheme` would set: set here, the object keeps one shape.
+      format: UTF8_SECRET,
       label: "ECDSA",
       matchers: MATCHERS,
     };

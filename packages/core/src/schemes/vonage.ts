@@ -1,10 +1,10 @@
-import { hexToBytes } from "../crypto/hex";
+import { checkedHexBytes } from "../crypto/base64";
 import { requireNodeCrypto } from "../crypto/node-crypto";
 import type { DeliveryEvent } from "../event";
 import type { EventMap } from "../event-map";
 import { defineScheme } from "./define";
 import { malformed, noSignature, requiredHeader } from "./headers";
-import { jwtContent, jwtWindow, readHs256Jwt, signHs256Jwt } from "./jwt-hs256";
+import { jwtDelivery, readHs256Jwt, signHs256Jwt } from "./jwt-hs256";
 import { nonEmptyString } from "./payload-fields";
 import type { Scheme } from "./scheme";
 import { signingBytes, signingTime } from "./sign-helpers";
@@ -15,6 +15,15 @@ const DISPLAY = "Authorization";
 const HEX = /^[0-9a-fA-F]+$/;
 // Vonage's statuses and channels: lower-case words (`delivered`, `whatsapp`, `viber_service`).
 const WORD = /^[a-z0-9_]+$/;
+
+/** The `payload_hash` claim: the body's SHA-256, hex (either case). */
+function payloadHashOf(claims: Record<string, unknown>): Uint8Array {
+  const hash = claims.payload_hash;
+  if (typeof hash !== "string" || hash.length !== 64 || !HEX.test(hash)) {
+    throw malformed(DISPLAY, "the JWT's payload_hash is not a hex SHA-256");
+  }
+  return checkedHexBytes(hash);
+}
 
 /**
  * `status.<status>` for a status or call event (`status.delivered`; a handler for `status` gets them all),
@@ -57,12 +66,7 @@ export const VONAGE: Scheme = /* @__PURE__ */ defineScheme({
     const value = requiredHeader(headers, HEADER, DISPLAY);
     if (!value.startsWith("Bearer ")) throw noSignature(DISPLAY, "Bearer token");
     const jwt = readHs256Jwt(value.slice(7).trim(), DISPLAY);
-    const window = jwtWindow(jwt.claims, toleranceSeconds, DISPLAY);
-    const hash = jwt.claims.payload_hash;
-    if (typeof hash !== "string" || hash.length !== 64 || !HEX.test(hash)) {
-      throw malformed(DISPLAY, "the JWT's payload_hash is not a hex SHA-256");
-    }
-    return { content: jwtContent(jwt, payload, hexToBytes(hash.toLowerCase())), secrets, ...window };
+    return jwtDelivery(jwt, payload, secrets, toleranceSeconds, DISPLAY, payloadHashOf);
   },
   typeOf: vonageType,
   idOf: vonageId,
