@@ -1,3 +1,4 @@
+import * as nodeCrypto from "node:crypto";
 import { createHash, createHmac } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -90,6 +91,22 @@ describe("the body's hash a claim carries", () => {
     return `${input}.${createHmac("sha256", "k").update(input).digest("base64url")}`;
   };
   const code = (verify: () => unknown) => (outcome(verify) as { code?: string } | undefined)?.code;
+
+  it("property: a match spells the signature in standard base64 on both paths, the dedup key where no id is given", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 12 }), async (salt) => {
+        const token = jwt({ iat: NOW, payload_hash: digest.toString("hex"), salt });
+        const sent = token.slice(token.lastIndexOf(".") + 1);
+        const headers = { authorization: `Bearer ${token}` };
+        const { content, secrets } = vonage().read(new TextEncoder().encode(body), headers, ["k"], 300);
+        const standard = Buffer.from(sent, "base64url").toString("base64");
+        expect(content.matchers?.node(nodeCrypto, content, secrets)?.signature).toBe(standard);
+        expect((await content.matchers?.web(content, secrets))?.signature).toBe(standard);
+        await expect(vonage().verifyAsync(body, headers, "k", at)).resolves.toMatchObject({ secretIndex: 0 });
+      }),
+      { numRuns: 200 },
+    );
+  });
 
   it("property: Vonage's payload_hash is 64 hex digits of either case, and only that", () => {
     const hex = digest.toString("hex");
