@@ -1,5 +1,3 @@
-import { UTF8_SECRET } from "../crypto/secret-kind";
-import { TOKEN_MATCHERS } from "../crypto/token-matchers";
 import type { DeliveryEvent } from "../event";
 import type { EventMap } from "../event-map";
 import { headerValue } from "../http/headers";
@@ -7,7 +5,7 @@ import { defineScheme } from "./define";
 import { MAX_TYPE_HEADER_LENGTH, requiredHeader } from "./headers";
 import type { Scheme } from "./scheme";
 import { signingBytes } from "./sign-helpers";
-import { tokenSecretKind } from "./token-secret";
+import { tokenDelivery, tokenSecretKind } from "./token-secret";
 
 const HEADER = "x-gitlab-token";
 const DISPLAY = "X-Gitlab-Token";
@@ -49,15 +47,7 @@ export const GITLAB: Scheme = /* @__PURE__ */ defineScheme({
   signatureHeader: HEADER,
   read(payload, headers, secrets, toleranceSeconds) {
     const token = requiredHeader(headers, HEADER, DISPLAY);
-    const content = {
-      prefix: "",
-      payload,
-      signatures: [token],
-      label: DISPLAY,
-      matchers: TOKEN_MATCHERS,
-      format: UTF8_SECRET,
-    };
-    return { content, secrets, timestamp: undefined, toleranceSeconds };
+    return tokenDelivery(payload, token, DISPLAY, secrets, toleranceSeconds);
   },
   secretKind: tokenSecretKind,
   typeOf: gitlabType,

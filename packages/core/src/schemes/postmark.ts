@@ -1,8 +1,7 @@
 import { base64ToBytes, bytesToBase64 } from "../crypto/base64";
 import { remember } from "../crypto/key-cache";
 import type { SecretKind } from "../crypto/secret-kind";
-import { UTF8_SECRET } from "../crypto/secret-kind";
-import { type ExpectedToken, expectedToken, sameToken, TOKEN_MATCHERS } from "../crypto/token-matchers";
+import { type ExpectedToken, expectedToken, sameToken } from "../crypto/token-matchers";
 import type { DeliveryEvent } from "../event";
 import type { EventMap } from "../event-map";
 import { encoder } from "../ground/utf8";
@@ -11,7 +10,7 @@ import { malformed, requiredHeader } from "./headers";
 import { nonEmptyString } from "./payload-fields";
 import type { Scheme } from "./scheme";
 import { signingBytes } from "./sign-helpers";
-import { tokenSecretKind } from "./token-secret";
+import { tokenDelivery, tokenSecretKind } from "./token-secret";
 
 const HEADER = "authorization";
 const DISPLAY = "Authorization";
@@ -110,15 +109,7 @@ export const POSTMARK: Scheme = /* @__PURE__ */ defineScheme({
   read(payload, headers, secrets, toleranceSeconds) {
     const value = requiredHeader(headers, HEADER, DISPLAY);
     const token = sentCredentials(value, secrets) ?? credentials(value);
-    const content = {
-      prefix: "",
-      payload,
-      signatures: [token],
-      label: DISPLAY,
-      matchers: TOKEN_MATCHERS,
-      format: UTF8_SECRET,
-    };
-    return { content, secrets, timestamp: undefined, toleranceSeconds };
+    return tokenDelivery(payload, token, DISPLAY, secrets, toleranceSeconds);
   },
   secretKind: postmarkSecretKind,
   typeOf: postmarkType,
